@@ -1,0 +1,52 @@
+# The two commands a newcomer needs: `make run` and `make test`. Everything else is here for CI and daily work.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+
+.PHONY: run test ci lint format typecheck migrations-check install bench clean
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[dev]"
+	rm -f $(VENV)/.installed-* && touch $(STAMP)
+
+install: $(STAMP)
+
+## Run the site with its demo data on the embedded defaults (SQLite, filesystem broker).
+run: $(STAMP)
+	mkdir -p var
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile.dev
+
+## Run the whole test suite (under CI=true against PostgreSQL, Redis, a real worker and Chromium).
+test: $(STAMP)
+	$(BIN)/python scripts/test.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+migrations-check: $(STAMP)
+	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/python manage.py makemigrations --check --dry-run
+
+## What CI runs.
+ci: lint typecheck migrations-check test
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench_rules.py
+	$(BIN)/python scripts/bench_validator.py
+
+clean:
+	rm -rf var/celery var/test-db.sqlite3

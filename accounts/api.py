@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+
+from accounts.models import User
+from accounts.services import user_sign_up, user_update_profile
+
+
+class UserOutput(serializers.Serializer[User]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    email = serializers.EmailField()
+
+
+class SignUpInput(serializers.Serializer[None]):
+    username = serializers.RegexField(r"^[\w.@+-]+\Z", max_length=150)
+    email = serializers.EmailField()
+    password = serializers.CharField(write_only=True)
+    display_name = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+
+    def validate_username(self, value: str) -> str:
+        if User.objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("This username is taken.", code="username-taken")
+        return value
+
+    def validate_email(self, value: str) -> str:
+        if User.objects.filter(email__iexact=value).exists():
+            raise serializers.ValidationError(
+                "An account with this email already exists.", code="email-taken"
+            )
+        return value
+
+    def validate(self, attrs: dict[str, str]) -> dict[str, str]:
+        try:
+            validate_password(attrs["password"], User(username=attrs["username"], email=attrs["email"]))
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from exc
+        return attrs
+
+
+class ProfileInput(serializers.Serializer[None]):
+    display_name = serializers.CharField(max_length=60, allow_blank=True)
+    email = serializers.EmailField()
+
+
+class SignUpThrottle(AnonRateThrottle):
+    rate = "20/hour"
+
+
+class SignUpApi(APIView):
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [SignUpThrottle]
+
+    @extend_schema(request=SignUpInput, responses={201: UserOutput}, operation_id="accounts_sign_up")
+    def post(self, request: Request) -> Response:
+        data = SignUpInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = user_sign_up(**data.validated_data)
+        return Response(UserOutput(user).data, status=status.HTTP_201_CREATED)
+
+
+class MeApi(APIView):
+    @extend_schema(responses=UserOutput, operation_id="accounts_me")
+    def get(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        return Response(UserOutput(request.user).data)
+
+    @extend_schema(request=ProfileInput, responses=UserOutput, operation_id="accounts_me_update")
+    def patch(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        data = ProfileInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        changes = {"display_name": request.user.display_name, "email": request.user.email, **data.validated_data}
+        user = user_update_profile(user=request.user, **changes)
+        return Response(UserOutput(user).data)
+
+
+class TokenApi(ObtainAuthToken):
+    """Exchange a username and password for an API token (send it as ``Authorization: Token …``)."""

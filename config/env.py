@@ -1,0 +1,71 @@
+"""The one place that reads the process environment.
+
+Every setting that varies between machines comes from an environment variable
+read here, with a typed helper that refuses values it cannot understand. A
+``.env`` file at the project root is read first when present (values already in
+the environment win), so a developer can keep local overrides out of git.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+_dotenv = BASE_DIR / ".env"
+if _dotenv.is_file():
+    environ.Env.read_env(str(_dotenv), overwrite=False)
+
+
+class ConfigurationError(RuntimeError):
+    """A setting is missing or malformed; the process must not start."""
+
+
+def env_str(name: str, default: str) -> str:
+    return str(env.str(name, default=default))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = env.str(name, default="").strip().lower()
+    if raw == "":
+        return default
+    if raw in {"1", "true", "yes", "on"}:
+        return True
+    if raw in {"0", "false", "no", "off"}:
+        return False
+    raise ConfigurationError(f"{name} must be a boolean (true/false), got {raw!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = env.str(name, default="").strip()
+    if raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ConfigurationError(f"{name} must be an integer, got {raw!r}") from exc
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = env.str(name, default="").strip()
+    if raw == "":
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_required(name: str) -> str:
+    raw = env.str(name, default="").strip()
+    if not raw:
+        raise ConfigurationError(f"{name} must be set in production")
+    return str(raw)
+
+
+def env_database(default: str) -> dict[str, object]:
+    return dict(env.db_url_config(env_str("DATABASE_URL", default)))
+
+
+def env_email(url: str) -> dict[str, object]:
+    return dict(env.email_url_config(url))

@@ -1,0 +1,25 @@
+"""Production: refuses to start without a secret key, and passes ``check --deploy``."""
+
+from config.env import ConfigurationError, env_bool, env_int, env_required
+from config.settings.base import *  # noqa: F403
+from config.settings.base import STORAGES
+
+DEBUG = False
+SECRET_KEY = env_required("DJANGO_SECRET_KEY")
+if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("dev-only"):
+    raise ConfigurationError("DJANGO_SECRET_KEY must be a long random value in production")
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+X_FRAME_OPTIONS = "DENY"
+
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}

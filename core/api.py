@@ -1,0 +1,81 @@
+"""API plumbing shared by every app: the error format and the health endpoint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import permissions, serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from core.selectors import health_report
+
+
+def _flatten(detail: Any, path: str = "") -> list[dict[str, str]]:
+    if isinstance(detail, dict):
+        out: list[dict[str, str]] = []
+        for key, value in detail.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if key == "non_field_errors":
+                sub = path
+            out.extend(_flatten(value, sub))
+        return out
+    if isinstance(detail, list):
+        out = []
+        for index, value in enumerate(detail):
+            if isinstance(value, dict | list) and not (isinstance(value, list) and not value):
+                out.extend(_flatten(value, f"{path}[{index}]"))
+            else:
+                out.extend(_flatten(value, path))
+        return out
+    return [{"field": path, "code": str(getattr(detail, "code", "invalid")), "message": str(detail)}]
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler, with every error given a stable ``code`` and, for bad input, its fields.
+
+    Shape: ``{"code": ..., "detail": ..., "errors": [{"field", "code", "message"}]}``.
+    """
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, ValidationError):
+        errors = _flatten(exc.detail)
+        summary = "; ".join(f"{e['field']}: {e['message']}" if e["field"] else e["message"] for e in errors)
+        response.data = {"code": "invalid", "detail": summary, "errors": errors}
+    else:
+        detail = response.data.get("detail", "") if isinstance(response.data, dict) else response.data
+        code = getattr(getattr(exc, "detail", None), "code", None) or getattr(exc, "default_code", "error")
+        response.data = {"code": str(code), "detail": str(detail), "errors": []}
+    return response
+
+
+class HealthApi(APIView):
+    """Database, broker and worker heartbeat; ``?round_trip=1`` also sends a task and waits."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(
+        parameters=[OpenApiParameter("round_trip", bool, description="Send a ping task and wait for it")],
+        responses={
+            200: inline_serializer(
+                "Health", {"status": serializers.CharField(), "checks": serializers.DictField()}
+            ),
+            503: inline_serializer("HealthDegraded", {"status": serializers.CharField()}),
+        },
+        operation_id="health",
+    )
+    def get(self, request: Request) -> Response:
+        round_trip = request.query_params.get("round_trip", "").lower() in {"1", "true", "yes"}
+        report = health_report(round_trip=round_trip)
+        return Response(report, status=200 if report["status"] == "ok" else 503)
+
+
+@extend_schema(exclude=True)
+class HealthAliasApi(HealthApi):
+    """``/health/``, where load balancers look; documented once, as ``/api/health/``."""

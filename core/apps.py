@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class CoreConfig(AppConfig):
+    name = "core"
+    verbose_name = "Site"
+
+    def ready(self) -> None:
+        from config.celery import ensure_embedded_broker_folders
+
+        ensure_embedded_broker_folders()

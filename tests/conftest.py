@@ -1,0 +1,110 @@
+"""Fixtures for the whole suite: the three personas, API clients, services and the browser.
+
+The personas are the ones every permission test uses: the campaign's organiser,
+a player enrolled in it, and a stranger with an account but no part in it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from campaign.models import Bloc, Campaign
+from tests.factories import CampaignFactory, EnrolmentFactory, UserFactory
+
+PASSWORD = "correct-horse-battery"
+
+
+def services_required() -> bool:
+    """Under the CI test command a missing service is a failure, never a skip."""
+    return os.environ.get("ZVEROGRAD_REQUIRE_SERVICES") == "1" or os.environ.get("CI", "").lower() == "true"
+
+
+def need(condition: bool, what: str) -> None:
+    if condition:
+        return
+    if services_required():
+        pytest.fail(f"{what} is required under CI=true but is not available", pytrace=False)
+    pytest.skip(f"{what} is not available (run `make test` with CI=true to require it)")
+
+
+@pytest.fixture
+def organiser(db: None) -> User:
+    return UserFactory(username="olga", display_name="Olga")
+
+
+@pytest.fixture
+def campaign(organiser: User) -> Campaign:
+    return CampaignFactory(name="Siege of the Tractor Works", organiser=organiser)
+
+
+@pytest.fixture
+def player(campaign: Campaign) -> User:
+    user = UserFactory(username="pavel", display_name="Pavel")
+    EnrolmentFactory(campaign=campaign, player=user, bloc=Bloc.SSU)
+    return user
+
+
+@pytest.fixture
+def stranger(db: None) -> User:
+    return UserFactory(username="sasha", display_name="Sasha")
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def api_as() -> Any:
+    def make(user: User) -> APIClient:
+        client = APIClient()
+        client.force_authenticate(user)
+        return client
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = os.environ.get("ZVEROGRAD_CHROMIUM", "/usr/bin/chromium")
+    need(Path(path).exists() or shutil.which(path) is not None, f"Chromium at {path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_path,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: Any) -> Iterator[Any]:
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()

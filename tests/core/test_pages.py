@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import pytest
+from django.test import RequestFactory
+from django.views.defaults import permission_denied, server_error
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_shows_the_home_page_to_anyone(client):
+    response = client.get("/")
+
+    assert response.status_code == 200
+    assert b"Return to Zverograd" in response.content
+    assert b"django_htmx/htmx-2.min.js" in response.content
+
+
+def test_it_greets_a_logged_in_player_by_display_name(client, player):
+    client.force_login(player)
+
+    response = client.get("/")
+
+    assert b"Welcome back, <strong>Pavel</strong>" in response.content
+
+
+def test_it_serves_htmx_from_our_own_static_files(client):
+    response = client.get("/static/django_htmx/htmx-2.min.js")
+
+    assert response.status_code == 200
+
+
+def test_it_shows_a_friendly_404(client):
+    response = client.get("/no-such-page/")
+
+    assert response.status_code == 404
+    assert b"Lost in the rubble" in response.content
+
+
+def test_it_shows_a_friendly_403():
+    request = RequestFactory().get("/")
+
+    response = permission_denied(request, Exception("no"), template_name="403.html")
+
+    assert response.status_code == 403
+    assert b"Restricted sector" in response.content
+
+
+def test_it_shows_a_friendly_500_without_needing_the_database_or_context():
+    response = server_error(RequestFactory().get("/"))
+
+    assert response.status_code == 500
+    assert b"Something went wrong" in response.content

@@ -1,0 +1,65 @@
+"""Production settings: refuse to start without a secret, and pass `check --deploy`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from config.env import ConfigurationError, env_bool, env_int
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD_SECRET = "k" * 20 + "-production-secret-value-that-is-long-enough-0123456789"
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, check=False
+    )
+
+
+def test_it_refuses_to_start_production_without_a_secret_key():
+    result = _manage("check", DJANGO_SETTINGS_MODULE="config.settings.production")
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set in production" in result.stderr
+
+
+def test_it_refuses_a_short_production_secret_key():
+    result = _manage("check", DJANGO_SETTINGS_MODULE="config.settings.production", DJANGO_SECRET_KEY="short")
+
+    assert result.returncode != 0
+    assert "long random value" in result.stderr
+
+
+def test_it_passes_the_deployment_checklist_without_warnings():
+    result = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        DJANGO_SECRET_KEY=GOOD_SECRET,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_it_refuses_a_malformed_boolean(monkeypatch):
+    monkeypatch.setenv("ZVEROGRAD_FLAG", "perhaps")
+
+    with pytest.raises(ConfigurationError, match="ZVEROGRAD_FLAG must be a boolean"):
+        env_bool("ZVEROGRAD_FLAG", False)
+
+
+def test_it_refuses_a_malformed_integer(monkeypatch):
+    monkeypatch.setenv("ZVEROGRAD_NUMBER", "ten")
+
+    with pytest.raises(ConfigurationError, match="ZVEROGRAD_NUMBER must be an integer"):
+        env_int("ZVEROGRAD_NUMBER", 1)
