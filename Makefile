@@ -47,6 +47,7 @@ ci: lint typecheck migrations-check test
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_rules.py
 	$(BIN)/python scripts/bench_validator.py
+	$(BIN)/python scripts/bench_validator_endpoint.py
 
 clean:
 	rm -rf var/celery var/test-db.sqlite3

@@ -53,7 +53,7 @@ class ProfileInput(serializers.Serializer[None]):
 
 
 class SignUpThrottle(AnonRateThrottle):
-    rate = "20/hour"
+    scope = "sign-up"
 
 
 class SignUpApi(APIView):
@@ -79,7 +79,11 @@ class MeApi(APIView):
         assert isinstance(request.user, User)
         data = ProfileInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        changes = {"display_name": request.user.display_name, "email": request.user.email, **data.validated_data}
+        changes = {
+            "display_name": request.user.display_name,
+            "email": request.user.email,
+            **data.validated_data,
+        }
         user = user_update_profile(user=request.user, **changes)
         return Response(UserOutput(user).data)
 

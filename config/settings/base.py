@@ -133,6 +133,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "core.api.exception_handler",
+    # Per-address limits on the endpoints anyone may call without an account.
+    "DEFAULT_THROTTLE_RATES": {
+        "sign-up": env_str("ZVEROGRAD_THROTTLE_SIGN_UP", "20/hour"),
+        "validate": env_str("ZVEROGRAD_THROTTLE_VALIDATE", "120/minute"),
+        "referee": env_str("ZVEROGRAD_THROTTLE_REFEREE", "300/minute"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Zverograd API",

@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from fractions import Fraction
 
 
-class Face(str, Enum):
+class Face(StrEnum):
     BLOC = "BLOC"
     TARGET = "TARGET"
     SHIELD = "SHIELD"

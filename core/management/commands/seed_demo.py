@@ -1,4 +1,4 @@
-"""Load the demo data: demo accounts and a demo campaign. Safe to run again."""
+"""Load the demo data: accounts, a campaign, the demo catalogue and demo lists. Safe to run again."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from accounts.models import User
+from armies.services.demo import demo_catalogue_load, demo_lists_create
 from campaign.models import Bloc, Campaign, Enrolment
 
 DEMO_PASSWORD = "zverograd-demo"  # noqa: S105 - demo accounts, printed on purpose
@@ -21,7 +22,7 @@ DEMO_USERS = [
 
 
 class Command(BaseCommand):
-    help = "Create the demo accounts and the demo campaign (idempotent)."
+    help = "Create the demo accounts, campaign, catalogue and army lists (idempotent)."
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
@@ -44,6 +45,8 @@ class Command(BaseCommand):
             Enrolment.objects.get_or_create(
                 campaign=campaign, player=users[username], defaults={"bloc": bloc}
             )
+        catalogue = demo_catalogue_load()
+        demo_lists_create(catalogue=catalogue, users=users)
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo data ready. Log in as organiser, anna, boris or karl "

@@ -1,0 +1,319 @@
+"""REST endpoints for catalogues, army lists and the public list validator.
+
+One view per operation; each has its input and output serializers. Access is
+decided by ``core.permissions``; a list that is not yours answers 404, so its
+existence does not leak.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+
+from accounts.models import User
+from armies import selectors
+from armies import validation as v
+from armies.models import ArmyList, Catalogue, CatalogueImport
+from armies.services import army_lists as lists
+from armies.services.catalogue_import import CatalogueImportError, catalogue_import_start
+from core.permissions import can_import_catalogue
+
+
+def _raise(exc: lists.ArmyListError) -> None:
+    raise ValidationError(
+        {exc.field or "non_field_errors": [serializers.ErrorDetail(exc.message, code=exc.code)]}
+    )
+
+
+class CatalogueOutput(serializers.ModelSerializer[Catalogue]):
+    unit_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Catalogue
+        fields = ["id", "name", "version", "source", "blocs", "unit_count", "updated_at"]
+
+
+class UnitOutput(serializers.Serializer[Any]):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    bloc = serializers.CharField()
+    faction = serializers.CharField(source="faction.key", allow_null=True, default=None)
+    unit_type = serializers.CharField()
+    armour = serializers.IntegerField()
+    ap = serializers.IntegerField()
+    damage = serializers.IntegerField()
+    model_count = serializers.IntegerField()
+    move = serializers.IntegerField(allow_null=True)
+    march = serializers.IntegerField(allow_null=True)
+    hero = serializers.BooleanField()
+    mercenary = serializers.BooleanField()
+    capturable = serializers.BooleanField()
+    strongpoint_unit = serializers.BooleanField()
+    skills = serializers.ListField(child=serializers.DictField())
+    weapons = serializers.ListField(child=serializers.DictField())
+
+
+class CatalogueListApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=CatalogueOutput(many=True), operation_id="catalogues_list")
+    def get(self, request: Request) -> Response:
+        return Response(CatalogueOutput(selectors.catalogues_for_listing(), many=True).data)
+
+
+class CatalogueUnitsApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter(name, str) for name in ("search", "bloc", "unit_type", "faction")],
+        responses=UnitOutput(many=True),
+        operation_id="catalogue_units",
+    )
+    def get(self, request: Request, catalogue_id: int) -> Response:
+        catalogue = get_object_or_404(Catalogue, pk=catalogue_id)
+        q = request.query_params
+        units = selectors.catalogue_units(
+            catalogue=catalogue, search=q.get("search", ""), bloc=q.get("bloc", ""),
+            unit_type=q.get("unit_type", ""), faction=q.get("faction", ""),
+        )  # fmt: skip
+        return Response(UnitOutput(units, many=True).data)
+
+
+class ImportOutput(serializers.ModelSerializer[CatalogueImport]):
+    class Meta:
+        model = CatalogueImport
+        fields = [
+            "id",
+            "status",
+            "progress",
+            "stage",
+            "catalogue",
+            "summary",
+            "error",
+            "created_at",
+            "finished_at",
+        ]
+
+
+class CatalogueImportStartApi(APIView):
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        request={"multipart/form-data": inline_serializer("CatalogueUpload", {"files": serializers.ListField(
+            child=serializers.FileField())})},
+        responses={202: ImportOutput},
+        operation_id="catalogue_import_start",
+    )  # fmt: skip
+    def post(self, request: Request) -> Response:
+        if not can_import_catalogue(request.user):
+            raise PermissionDenied("only staff may import catalogues")
+        assert isinstance(request.user, User)
+        try:
+            with transaction.atomic():
+                job = catalogue_import_start(files=request.FILES.getlist("files"), user=request.user)
+        except CatalogueImportError as exc:
+            raise ValidationError({"files": [serializers.ErrorDetail(exc.message, code=exc.code)]}) from exc
+        return Response(ImportOutput(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class CatalogueImportStatusApi(APIView):
+    @extend_schema(responses=ImportOutput, operation_id="catalogue_import_status")
+    def get(self, request: Request, import_id: str) -> Response:
+        if not can_import_catalogue(request.user):
+            raise PermissionDenied("only staff may see catalogue imports")
+        return Response(ImportOutput(get_object_or_404(CatalogueImport, pk=import_id)).data)
+
+
+# --------------------------------------------------------------------------- army lists
+
+
+class ArmyListOutput(serializers.ModelSerializer[ArmyList]):
+    catalogue: serializers.PrimaryKeyRelatedField[Catalogue] = serializers.PrimaryKeyRelatedField(
+        read_only=True
+    )
+
+    class Meta:
+        model = ArmyList
+        fields = [
+            "id",
+            "name",
+            "bloc",
+            "faction",
+            "points_limit",
+            "role",
+            "catalogue",
+            "content",
+            "updated_at",
+        ]
+
+
+class ArmyListCreateInput(serializers.Serializer[Any]):
+    catalogue = serializers.PrimaryKeyRelatedField(queryset=Catalogue.objects.all())
+    name = serializers.CharField(max_length=120)
+    bloc = serializers.CharField(max_length=40)
+    faction = serializers.CharField(max_length=80, required=False, allow_blank=True, allow_null=True)
+    points_limit = serializers.IntegerField(min_value=1, max_value=10000)
+    role = serializers.ChoiceField(choices=["attacker", "defender"], required=False, allow_null=True)
+
+
+def _owned(request: Request, pk: int, *, change: bool) -> ArmyList:
+    army_list = selectors.army_list_for_actor(user=request.user, pk=pk, change=change)
+    if army_list is None:
+        raise NotFound("no such army list")
+    return army_list
+
+
+def _user(request: Request) -> User:
+    assert isinstance(request.user, User)
+    return request.user
+
+
+class ArmyListCollectionApi(APIView):
+    @extend_schema(responses=ArmyListOutput(many=True), operation_id="army_lists_list")
+    def get(self, request: Request) -> Response:
+        return Response(ArmyListOutput(selectors.army_lists_for_owner(owner=_user(request)), many=True).data)
+
+    @extend_schema(
+        request=ArmyListCreateInput, responses={201: ArmyListOutput}, operation_id="army_lists_create"
+    )
+    def post(self, request: Request) -> Response:
+        data = ArmyListCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        army_list = lists.army_list_create(owner=_user(request), **data.validated_data)
+        return Response(ArmyListOutput(army_list).data, status=status.HTTP_201_CREATED)
+
+
+class ArmyListImportInput(serializers.Serializer[Any]):
+    catalogue = serializers.PrimaryKeyRelatedField(queryset=Catalogue.objects.all(), required=False)
+    list = serializers.JSONField()
+
+
+class ArmyListImportApi(APIView):
+    @extend_schema(
+        request=ArmyListImportInput, responses={201: ArmyListOutput}, operation_id="army_lists_import"
+    )
+    def post(self, request: Request) -> Response:
+        data = ArmyListImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        document = data.validated_data["list"]
+        catalogue = data.validated_data.get("catalogue") or selectors.catalogue_for_list_document(
+            document=document
+        )
+        if catalogue is None:
+            raise ValidationError({"catalogue": ["no catalogue has been imported yet"]})
+        try:
+            army_list = lists.army_list_import(owner=_user(request), document=document, catalogue=catalogue)
+        except lists.ArmyListError as exc:
+            _raise(lists.ArmyListError(exc.code, exc.message, f"list.{exc.field.removeprefix('$.')}"))
+        return Response(ArmyListOutput(army_list).data, status=status.HTTP_201_CREATED)
+
+
+class ArmyListDetailApi(APIView):
+    @extend_schema(responses=ArmyListOutput, operation_id="army_lists_retrieve")
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(ArmyListOutput(_owned(request, pk, change=False)).data)
+
+    @extend_schema(request=inline_serializer("ArmyListReplace", {"content": serializers.JSONField()}),
+                   responses=ArmyListOutput, operation_id="army_lists_replace")  # fmt: skip
+    def put(self, request: Request, pk: int) -> Response:
+        army_list = _owned(request, pk, change=True)
+        body = request.data if isinstance(request.data, dict) else {}
+        if "content" not in body:
+            raise ValidationError({"content": ["this field is required"]})
+        try:
+            lists.army_list_replace(army_list=army_list, document=body["content"])
+        except lists.ArmyListError as exc:
+            _raise(lists.ArmyListError(exc.code, exc.message, f"content.{exc.field.removeprefix('$.')}"))
+        return Response(ArmyListOutput(army_list).data)
+
+    @extend_schema(responses={204: None}, operation_id="army_lists_delete")
+    def delete(self, request: Request, pk: int) -> Response:
+        lists.army_list_delete(army_list=_owned(request, pk, change=True))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ArmyListDuplicateApi(APIView):
+    @extend_schema(request=None, responses={201: ArmyListOutput}, operation_id="army_lists_duplicate")
+    def post(self, request: Request, pk: int) -> Response:
+        copy = lists.army_list_duplicate(army_list=_owned(request, pk, change=False), owner=_user(request))
+        return Response(ArmyListOutput(copy).data, status=status.HTTP_201_CREATED)
+
+
+VerdictOutput = inline_serializer(
+    "Verdict",
+    {
+        "ok": serializers.BooleanField(),
+        "totals": serializers.DictField(),
+        "problems": serializers.ListField(child=serializers.DictField()),
+    },
+)
+
+
+class ArmyListVerdictApi(APIView):
+    @extend_schema(responses=VerdictOutput, operation_id="army_lists_verdict")
+    def get(self, request: Request, pk: int) -> Response:
+        verdict = selectors.army_list_verdict(army_list=_owned(request, pk, change=False))
+        return Response(verdict.to_dict())
+
+
+class ArmyListExportApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("as", str, enum=["json", "text"], description="json (default) or text")],
+        responses={200: OpenApiTypes.OBJECT},
+        operation_id="army_lists_export",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        army_list = _owned(request, pk, change=False)
+        if request.query_params.get("as") == "text":
+            return Response({"text": selectors.army_list_text(army_list=army_list)})
+        return Response(army_list.content)
+
+
+class ValidateThrottle(AnonRateThrottle):
+    scope = "validate"
+
+
+class ValidateListApi(APIView):
+    """Check a list in the JSON list format; no account needed."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ValidateThrottle]
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        request=inline_serializer("ValidateRequest", {"list": serializers.JSONField(),
+                                                     "catalogue": serializers.IntegerField(required=False)}),
+        responses=VerdictOutput,
+        operation_id="army_list_validate",
+    )  # fmt: skip
+    def post(self, request: Request) -> Response:
+        body = request.data if isinstance(request.data, dict) else {}
+        document = body.get("list", body)
+        catalogue_id = body.get("catalogue")
+        if catalogue_id is not None and not isinstance(catalogue_id, int):
+            raise ValidationError({"catalogue": ["must be a catalogue id (an integer)"]})
+        try:
+            checked = selectors.army_list_document_verdict(document=document, catalogue_id=catalogue_id)
+        except selectors.CatalogueMissingError as exc:
+            raise ValidationError({"catalogue": [str(exc)]}) from exc
+        except v.ListFormatError as exc:
+            raise ValidationError(
+                {
+                    f"list.{path.removeprefix('$.')}" if path != "$" else "list": [reason]
+                    for path, reason in exc.errors
+                }
+            ) from exc
+        catalogue = checked.catalogue
+        about = {"id": catalogue.pk, "name": catalogue.name, "version": catalogue.version}
+        return Response({**checked.verdict.to_dict(), "catalogue": about})

@@ -1,0 +1,19 @@
+from django.urls import path
+
+from armies import api
+
+urlpatterns = [
+    path("catalogues/", api.CatalogueListApi.as_view(), name="catalogues"),
+    path("catalogues/<int:catalogue_id>/units/", api.CatalogueUnitsApi.as_view(), name="catalogue-units"),
+    path("catalogue-imports/", api.CatalogueImportStartApi.as_view(), name="catalogue-import-start"),
+    path(
+        "catalogue-imports/<uuid:import_id>/", api.CatalogueImportStatusApi.as_view(), name="catalogue-import"
+    ),
+    path("army-lists/", api.ArmyListCollectionApi.as_view(), name="army-lists"),
+    path("army-lists/import/", api.ArmyListImportApi.as_view(), name="army-list-import"),
+    path("army-lists/validate/", api.ValidateListApi.as_view(), name="army-list-validate"),
+    path("army-lists/<int:pk>/", api.ArmyListDetailApi.as_view(), name="army-list"),
+    path("army-lists/<int:pk>/duplicate/", api.ArmyListDuplicateApi.as_view(), name="army-list-duplicate"),
+    path("army-lists/<int:pk>/verdict/", api.ArmyListVerdictApi.as_view(), name="army-list-verdict"),
+    path("army-lists/<int:pk>/export/", api.ArmyListExportApi.as_view(), name="army-list-export"),
+]

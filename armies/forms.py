@@ -1,0 +1,247 @@
+"""Forms for the armies pages: they parse and check input, services do the writes.
+
+Choices that depend on a catalogue (blocs, factions, units, charts) are passed
+in by the view, so a form never decides what the rules allow: the validator does.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.core.files.uploadedfile import UploadedFile
+from django.http import QueryDict
+
+from armies import validation as v
+from armies.models import ArmyList, Catalogue, UnitType
+
+Choices = list[tuple[str, Any]]
+
+ROLE_CHOICES: Choices = [("", "Not set"), *ArmyList.Role.choices]
+MAX_LIST_UPLOAD_BYTES = 1024 * 1024
+
+
+def faction_choices(catalogue: v.Catalogue, *, bloc: str | None = None) -> Choices:
+    """No faction, then the catalogue's factions grouped by bloc (only ``bloc``'s when given)."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for faction in catalogue.factions:
+        if bloc is None or faction.bloc == bloc:
+            groups.setdefault(faction.bloc, []).append((faction.key, faction.name))
+    return [("", "No faction (bloc force)"), *((name, options) for name, options in groups.items())]
+
+
+def field_for_path(form: forms.BaseForm, path: str) -> str | None:
+    """The form field a service error points at (``$.name`` or ``name``), if the form has it."""
+    name = path.removeprefix("$.").split(".", 1)[0].split("[", 1)[0]
+    return name if name in form.fields else None
+
+
+class ArmyListCreateForm(forms.Form):
+    catalogue = forms.ModelChoiceField(queryset=Catalogue.objects.all(), widget=forms.HiddenInput)
+    name = forms.CharField(max_length=120)
+    bloc = forms.ChoiceField()
+    faction = forms.ChoiceField(required=False, help_text="Claim a faction force to earn the faction bonus.")
+    points_limit = forms.IntegerField(label="Points limit (AP)", min_value=1, max_value=100000, initial=150)
+    role = forms.ChoiceField(choices=ROLE_CHOICES, required=False)
+
+    def __init__(self, *args: Any, catalogue: Catalogue, plain: v.Catalogue, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["catalogue"].initial = catalogue.pk
+        self.fields["bloc"].choices = [(bloc, bloc) for bloc in catalogue.blocs]  # type: ignore[attr-defined]
+        self.fields["faction"].choices = faction_choices(plain)  # type: ignore[attr-defined]
+
+
+class ArmyListSettingsForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    points_limit = forms.IntegerField(label="Points limit (AP)", min_value=1, max_value=100000)
+    faction = forms.ChoiceField(required=False)
+    role = forms.ChoiceField(choices=ROLE_CHOICES, required=False)
+
+    def __init__(self, *args: Any, army_list: ArmyList, plain: v.Catalogue, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "settings-%s")
+        super().__init__(*args, **kwargs)
+        choices = faction_choices(plain, bloc=army_list.bloc)
+        known = {key for _group, options in choices[1:] for key, _name in options}
+        if army_list.faction and army_list.faction not in known:
+            # Keep a faction the catalogue or bloc no longer offers, so saving does not drop it silently.
+            choices.append((army_list.faction, army_list.faction))
+        self.fields["faction"].choices = choices  # type: ignore[attr-defined]
+        if not self.is_bound:
+            self.initial = {
+                "name": army_list.name,
+                "points_limit": army_list.points_limit,
+                "faction": army_list.faction,
+                "role": army_list.role,
+            }
+
+
+class AddUnitForm(forms.Form):
+    unit = forms.CharField(max_length=120)
+
+
+class EntryForm(forms.Form):
+    """One entry's settings; the builder posts every field, so a missing checkbox means off."""
+
+    joined_to = forms.CharField(required=False, max_length=64)
+    pilot_of = forms.CharField(required=False, max_length=64)
+    captured = forms.BooleanField(required=False)
+    reserve = forms.BooleanField(required=False)
+    # "<platoon id>:<slot name>", "<platoon id>:" or "" (ids never hold a colon).
+    placement = forms.CharField(required=False, max_length=200)
+
+    def changes(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        platoon, _sep, slot = data["placement"].partition(":")
+        return {
+            "joined_to": data["joined_to"] or None,
+            "pilot_of": data["pilot_of"] or None,
+            "captured": data["captured"],
+            "reserve": data["reserve"],
+            "platoon": platoon or None,
+            "slot": slot or None,
+        }
+
+
+class AddPlatoonForm(forms.Form):
+    chart = forms.CharField(max_length=120)
+
+
+class AddFortificationForm(forms.Form):
+    # "strongpoint", "bunker", or "upgrade:<entry id>" for a strongpoint unit's bunker upgrade.
+    fortification = forms.CharField(max_length=80)
+
+    def kind_and_unit(self) -> tuple[str, str | None]:
+        choice = self.cleaned_data["fortification"]
+        if choice.startswith("upgrade:"):
+            return "bunker", choice.removeprefix("upgrade:")
+        return choice, None
+
+    def clean_fortification(self) -> str:
+        choice = str(self.cleaned_data["fortification"])
+        if choice not in ("strongpoint", "bunker") and not choice.startswith("upgrade:"):
+            raise forms.ValidationError("choose a strongpoint, a bunker or a bunker upgrade")
+        return choice
+
+
+class ListDocumentForm(forms.Form):
+    """A list in the JSON list format, pasted or uploaded; ``clean`` leaves ``document`` and ``plain``.
+
+    Every format error is kept (``format_errors``: JSON path, reason) so the page can list them all.
+    """
+
+    text = forms.CharField(
+        label="List (JSON)",
+        required=False,
+        strip=False,  # error positions must match what was pasted
+        widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "class": "code-input"}),
+        help_text="Paste an exported list, or choose a file below.",
+    )
+    file = forms.FileField(label="…or upload a .json file", required=False)
+    catalogue = forms.ModelChoiceField(
+        queryset=Catalogue.objects.order_by("name", "-updated_at"),
+        required=False,
+        empty_label="The catalogue the list names (else the newest)",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.format_errors: list[tuple[str, str]] = []
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        upload: UploadedFile[Any] | None = cleaned.get("file")
+        text = cleaned.get("text", "")
+        if upload is not None:
+            text = self._read(upload)
+            if text is None:
+                return cleaned
+            # Show the file's text in the box, so the player can fix it there.
+            data = self.data.copy() if isinstance(self.data, QueryDict) else QueryDict(mutable=True)
+            data["text"] = text
+            self.data = data
+        if not text.strip():
+            raise forms.ValidationError("Paste a list or choose a file.", code="list-missing")
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            self.format_errors = [("$", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
+            raise forms.ValidationError("The list is not valid JSON.", code="list-format") from exc
+        try:
+            cleaned["plain"] = v.army_list_from_json(document)
+        except v.ListFormatError as exc:
+            self.format_errors = list(exc.errors)
+            raise forms.ValidationError(
+                "The list does not follow the army-list format.", code="list-format"
+            ) from exc
+        cleaned["document"] = document
+        return cleaned
+
+    def _read(self, upload: UploadedFile[Any]) -> str | None:
+        if (upload.size or 0) > MAX_LIST_UPLOAD_BYTES:
+            self.add_error("file", "The file is larger than 1 MB; a list is much smaller.")
+            return None
+        try:
+            return str(upload.read().decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            self.add_error("file", "The file is not UTF-8 text.")
+            return None
+
+
+class UnitFilterForm(forms.Form):
+    """The catalogue browser's filters; every field is optional and bad values are ignored."""
+
+    search = forms.CharField(
+        required=False, max_length=80, widget=forms.TextInput(attrs={"type": "search", "class": "input"})
+    )
+    bloc = forms.ChoiceField(required=False, widget=forms.Select(attrs={"class": "input"}))
+    type = forms.ChoiceField(
+        required=False,
+        choices=[("", "Any type"), *UnitType.choices],
+        widget=forms.Select(attrs={"class": "input"}),
+    )
+    faction = forms.ChoiceField(required=False, widget=forms.Select(attrs={"class": "input"}))
+
+    def __init__(self, *args: Any, catalogue: Catalogue, plain: v.Catalogue, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "filter-%s")
+        super().__init__(*args, **kwargs)
+        blocs = sorted({*catalogue.blocs, *(unit.bloc for unit in plain.units)})
+        self.fields["bloc"].choices = [("", "Any bloc"), *((b, b) for b in blocs)]  # type: ignore[attr-defined]
+        factions = [("", "Any faction"), *((f.key, f"{f.name} ({f.bloc})") for f in plain.factions)]
+        self.fields["faction"].choices = factions  # type: ignore[attr-defined]
+
+    def filters(self) -> dict[str, str]:
+        data = self.cleaned_data if self.is_valid() else {}
+        return {
+            "search": data.get("search", "").strip(),
+            "bloc": data.get("bloc", ""),
+            "unit_type": data.get("type", ""),
+            "faction": data.get("faction", ""),
+        }
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files from one input (Django's documented recipe)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".gst,.cat,.gstz,.catz,.json"}))
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> Any:
+        if isinstance(data, list | tuple):
+            return [super(MultipleFileField, self).clean(item, initial) for item in data]
+        return [] if not data else [super().clean(data, initial)]
+
+
+class CatalogueImportForm(forms.Form):
+    # Not required: the service says what is missing, with its error code.
+    uploads = MultipleFileField(
+        label="Catalogue files",
+        required=False,
+        help_text="A BattleScribe game system with its catalogues (.gst, .cat, .gstz, .catz) "
+        "and Zverograd JSON catalogues or supplements (.json), read together as one catalogue.",
+    )

@@ -1,0 +1,247 @@
+"""Reading BattleScribe game-system and catalogue files (.gst/.cat and zipped .gstz/.catz).
+
+``read_battlescribe`` reads a game system with its catalogues so that links between files resolve;
+``read_battlescribe_file`` reads one file on its own (links into other files are then reported).
+Whatever cannot be mapped is listed in each catalogue's ImportReport; only unreadable files raise
+``CatalogueFormatError``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from armies.importers.bsentries import EntryReader, Node, Reporter
+from armies.importers.bsunits import UnitContext, UnitMapper
+from armies.importers.bsxml import BsDocument, LinkIndex, kids, load_document
+from armies.importers.types import (
+    KNOWN_BLOCS,
+    ImportIssue,
+    ImportReport,
+    ParsedCapturedVehicle,
+    ParsedCatalogue,
+    ParsedFaction,
+    ParsedGameData,
+    ParsedUnit,
+)
+
+# Categories the captured-vehicle catalogue files its vehicles under: the bloc that built them.
+BLOC_CATEGORIES = ("Allies", "Axis", "SSU")
+MERCENARY_BLOC = "Mercenaries"
+
+__all__ = ["read_battlescribe", "read_battlescribe_file", "unit_key"]
+
+
+def read_battlescribe(paths: Iterable[Path | str]) -> ParsedGameData:
+    """Read a game system (.gst/.gstz) together with its catalogues (.cat/.catz)."""
+    documents = [load_document(Path(path)) for path in paths]
+    game_report = Reporter("(game data)")
+    game_system = _choose_game_system(documents, game_report)
+    documents = _drop_duplicates(documents, game_report)
+    if game_system is not None:
+        _check_catalogues_match(game_system, documents, game_report)
+    index = LinkIndex(documents)
+    drafts = [_draft(document, index) for document in documents if _has_units(document)]
+    _link_captured(drafts)
+    return ParsedGameData(
+        name=game_system.name if game_system else "",
+        revision=game_system.revision if game_system else 0,
+        source=game_system.source if game_system else "",
+        catalogues=tuple(draft.freeze() for draft in drafts),
+        report=ImportReport(tuple(game_report.issues)),
+    )
+
+
+def read_battlescribe_file(path: Path | str) -> ParsedCatalogue:
+    """Read one file alone; links to a game system or catalogue not given are reported, not resolved."""
+    document = load_document(Path(path))
+    return _draft(document, LinkIndex([document])).freeze()
+
+
+def unit_key(catalogue: str, name: str) -> str:
+    """A stable key: "axis.grenadier-battle-squad"."""
+    return f"{_slug(catalogue)}.{_slug(name)}"
+
+
+# -- the game as a whole -------------------------------------------------------------------------
+
+
+def _choose_game_system(documents: list[BsDocument], report: Reporter) -> BsDocument | None:
+    systems = [document for document in documents if document.is_game_system]
+    if not systems:
+        report.add(None, "missing-game-system", "no .gst given: links into the game system will not resolve")
+        return None
+    for extra in systems[1:]:
+        report.add(extra.root, "extra-game-system", f"{extra.source} ignored, {systems[0].source} is used")
+        documents.remove(extra)
+    return systems[0]
+
+
+def _drop_duplicates(documents: list[BsDocument], report: Reporter) -> list[BsDocument]:
+    kept: dict[str, BsDocument] = {}
+    for document in documents:
+        if document.id in kept:
+            report.add(
+                document.root, "duplicate-file", f"{document.source} has the id of {kept[document.id].source}"
+            )
+            continue
+        kept[document.id] = document
+    return list(kept.values())
+
+
+def _check_catalogues_match(game_system: BsDocument, documents: list[BsDocument], report: Reporter) -> None:
+    for document in documents:
+        if document.is_game_system:
+            continue
+        if document.game_system_id != game_system.id:
+            report.add(document.root, "foreign-catalogue", f"{document.source} is not for {game_system.name}")
+        wanted = int(document.root.get("gameSystemRevision", "0") or 0)
+        if wanted > game_system.revision:
+            report.add(
+                document.root,
+                "old-game-system",
+                f"{document.source} wants game system revision {wanted}, {game_system.revision} given",
+            )
+
+
+def _has_units(document: BsDocument) -> bool:
+    """Catalogues always count; a game system only when it defines fieldable entries itself."""
+    return not document.is_game_system or bool(_root_entries(document))
+
+
+def _root_entries(document: BsDocument) -> list[Node]:
+    elements = kids(document.root, "selectionEntries", "selectionEntry")
+    elements += kids(document.root, "entryLinks", "entryLink")
+    return [Node(element, document) for element in elements]
+
+
+# -- one catalogue -------------------------------------------------------------------------------
+
+
+@dataclass
+class CatalogueDraft:
+    document: BsDocument
+    bloc: str | None
+    reporter: Reporter
+    units: list[ParsedUnit] = field(default_factory=list)
+    captured: list[ParsedCapturedVehicle] = field(default_factory=list)
+
+    def freeze(self) -> ParsedCatalogue:
+        factions = sorted({(unit.bloc, unit.faction) for unit in self.units if unit.bloc and unit.faction})
+        return ParsedCatalogue(
+            name=self.document.name,
+            revision=self.document.revision,
+            source=self.document.source,
+            bloc=self.bloc,
+            units=tuple(self.units),
+            report=ImportReport(tuple(self.reporter.issues)),
+            factions=tuple(ParsedFaction(name=faction, bloc=bloc) for bloc, faction in factions),
+            captured_vehicles=tuple(self.captured),
+            source_id=self.document.id,
+        )
+
+
+def _draft(document: BsDocument, index: LinkIndex) -> CatalogueDraft:
+    reporter = Reporter(document.source)
+    reader = EntryReader(index, reporter)
+    category_names = index.names("categoryEntry")
+    nodes = [node for node in (_follow_root(reader, node) for node in _root_entries(document)) if node]
+    captured_style = any(_bloc_category(reader, node, category_names) for node in nodes)
+    draft = CatalogueDraft(document, _catalogue_bloc(document, captured_style, reporter), reporter)
+    context = UnitContext(
+        bloc=draft.bloc,
+        mercenary_catalogue=draft.bloc == MERCENARY_BLOC,
+        category_names=category_names,
+        bloc_categories=BLOC_CATEGORIES,
+    )
+    mapper = UnitMapper(reader, context)
+    keys: set[str] = set()
+    for node in nodes:
+        original_bloc = _bloc_category(reader, node, category_names)
+        for unit in mapper.map(node):
+            unit = dataclasses.replace(unit, key=_unique_key(document.name, unit, keys))
+            if original_bloc:
+                unit = dataclasses.replace(unit, bloc=original_bloc, capturable=True)
+                draft.captured.append(_captured(unit, original_bloc))
+            draft.units.append(unit)
+    return draft
+
+
+def _follow_root(reader: EntryReader, node: Node) -> Node | None:
+    followed = reader.follow(node.element, node.document)
+    if followed is not None and followed.tag != "selectionEntry":
+        reader.reporter.add(node.element, "unmapped-entry", f"root link to a <{followed.tag}> is not a unit")
+        return None
+    return followed
+
+
+def _catalogue_bloc(document: BsDocument, captured_style: bool, reporter: Reporter) -> str | None:
+    if document.name in KNOWN_BLOCS:
+        return document.name
+    if captured_style or document.is_game_system:
+        return None  # each captured vehicle carries the bloc it was taken from
+    reporter.add(
+        document.root,
+        "unknown-bloc",
+        f"catalogue {document.name!r} is not one of {', '.join(KNOWN_BLOCS)}: its name is used as the bloc",
+    )
+    return document.name
+
+
+def _bloc_category(reader: EntryReader, node: Node, names: dict[str, str]) -> str | None:
+    links = reader.categories(node, names)
+    primary = next((name for name, is_primary in links if is_primary), links[0][0] if links else None)
+    return primary if primary in BLOC_CATEGORIES else None
+
+
+def _captured(unit: ParsedUnit, original_bloc: str) -> ParsedCapturedVehicle:
+    return ParsedCapturedVehicle(
+        unit=unit.key,
+        original_bloc=original_bloc,
+        cost=unit.cost,
+        captured_by=tuple(bloc for bloc in BLOC_CATEGORIES if bloc != original_bloc),
+    )
+
+
+def _unique_key(catalogue: str, unit: ParsedUnit, taken: set[str]) -> str:
+    key = unit_key(catalogue, unit.name)
+    if key in taken:
+        key = f"{key}-{_slug(unit.source_id or str(len(taken)))}"
+    taken.add(key)
+    return key
+
+
+def _slug(text: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "unit"
+
+
+# -- across catalogues ---------------------------------------------------------------------------
+
+
+def _link_captured(drafts: list[CatalogueDraft]) -> None:
+    """Mark the bloc catalogues' units that the captured-vehicle catalogue lists as capturable."""
+    by_bloc = {draft.bloc: draft for draft in drafts if draft.bloc in BLOC_CATEGORIES}
+    for draft in drafts:
+        for captured in draft.captured:
+            unit = next(unit for unit in draft.units if unit.key == captured.unit)
+            owner = by_bloc.get(captured.original_bloc)
+            if owner is None:
+                continue  # the bloc's catalogue was not given: nothing to mark
+            index = next((i for i, own in enumerate(owner.units) if own.name == unit.name), None)
+            if index is None:
+                draft.reporter.issues.append(
+                    ImportIssue(
+                        draft.document.source,
+                        unit.source_id,
+                        unit.name,
+                        "captured-without-original",
+                        f"no unit named {unit.name!r} in {owner.document.source}",
+                    )
+                )
+                continue
+            owner.units[index] = dataclasses.replace(owner.units[index], capturable=True)

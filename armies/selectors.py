@@ -1,0 +1,189 @@
+"""Reads for the armies pages and API: catalogues, lists and verdicts."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from accounts.models import User
+from armies import validation as v
+from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, PlatoonChart, Unit
+
+_CACHE: OrderedDict[tuple[int, str], v.Catalogue] = OrderedDict()
+_CACHE_SIZE = 8
+
+
+def catalogues_for_listing() -> QuerySet[Catalogue]:
+    return Catalogue.objects.annotate(unit_count=Count("units")).order_by("name", "-updated_at")
+
+
+def catalogue_default() -> Catalogue | None:
+    """The catalogue a new list or a pasted list uses unless it says otherwise: the newest."""
+    return Catalogue.objects.order_by("-updated_at", "-pk").first()
+
+
+def catalogue_for_list_document(*, document: Any, catalogue_id: int | None = None) -> Catalogue | None:
+    """The catalogue named by id, else the one whose version the list records, else the default."""
+    if catalogue_id is not None:
+        return Catalogue.objects.filter(pk=catalogue_id).first()
+    version = document.get("catalogue_version") if isinstance(document, dict) else None
+    if isinstance(version, str):
+        match = Catalogue.objects.filter(version=version).order_by("-updated_at").first()
+        if match is not None:
+            return match
+    return catalogue_default()
+
+
+def catalogue_units(
+    *, catalogue: Catalogue, search: str = "", bloc: str = "", unit_type: str = "", faction: str = ""
+) -> QuerySet[Unit]:
+    units = catalogue.units.select_related("faction").order_by("bloc", "name")
+    if search:
+        units = units.filter(Q(name__icontains=search) | Q(key__icontains=search))
+    if bloc:
+        units = units.filter(Q(bloc=bloc) | Q(mercenary=True) | Q(capturable=True))
+    if unit_type:
+        units = units.filter(unit_type=unit_type)
+    if faction:
+        units = units.filter(Q(faction__key=faction) | Q(faction__isnull=True))
+    return units
+
+
+def _profile(unit: Unit, faction_keys: dict[int, str]) -> v.UnitProfile:
+    return v.UnitProfile(
+        key=unit.key,
+        name=unit.name,
+        bloc=unit.bloc,
+        unit_type=unit.unit_type,  # type: ignore[arg-type]
+        armour=unit.armour,
+        ap=unit.ap,
+        faction=faction_keys.get(unit.faction_id) if unit.faction_id else None,
+        mercenary=unit.mercenary,
+        hero=unit.hero,
+        unique=unit.unique,
+        skills={s["name"]: s.get("parameter") for s in unit.skills},
+        named_pilot=unit.named_pilot or None,
+        capturable=unit.capturable,
+        strongpoint_unit=unit.strongpoint_unit,
+        models=unit.model_count,
+        damage=unit.damage,
+    )
+
+
+def _slot(data: dict[str, Any]) -> v.PlatoonSlot:
+    return v.PlatoonSlot(
+        name=data["name"],
+        unit_keys=frozenset(data.get("units", [])),
+        unit_types=frozenset(data.get("unit_types", [])),
+    )
+
+
+def _chart(chart: PlatoonChart) -> v.PlatoonChart | None:
+    slots = chart.slots
+    command = next((s for s in slots if s["role"] == "command"), None)
+    if command is None:
+        return None
+    return v.PlatoonChart(
+        key=chart.key,
+        name=chart.name,
+        bloc=chart.bloc,
+        command=_slot(command),
+        combat=tuple(_slot(s) for s in slots if s["role"] == "combat"),
+        support=tuple(_slot(s) for s in slots if s["role"] == "support"),
+        faction=chart.faction or None,
+        advantage=chart.advantage,
+    )
+
+
+def catalogue_for_validation(*, catalogue: Catalogue) -> v.Catalogue:
+    """The validator's plain view of a catalogue, built once per catalogue version (4 queries)."""
+    cache_key = (catalogue.pk, catalogue.updated_at.isoformat())
+    cached = _CACHE.get(cache_key)
+    if cached is not None:
+        _CACHE.move_to_end(cache_key)
+        return cached
+    factions = list(Faction.objects.filter(catalogue=catalogue))
+    faction_keys = {f.pk: f.key for f in factions}
+    charts = [_chart(c) for c in PlatoonChart.objects.filter(catalogue=catalogue)]
+    plain = v.Catalogue(
+        name=catalogue.name,
+        version=catalogue.version,
+        blocs=tuple(catalogue.blocs),
+        factions=tuple(v.Faction(key=f.key, name=f.name, bloc=f.bloc) for f in factions),
+        units=tuple(_profile(u, faction_keys) for u in Unit.objects.filter(catalogue=catalogue)),
+        platoon_charts=tuple(c for c in charts if c is not None),
+        captured_vehicles=tuple(
+            v.CapturedVehicleEntry(unit_key=row.unit_key, captured_by=frozenset(row.captured_by))
+            for row in CapturedVehicle.objects.filter(catalogue=catalogue)
+        ),
+    )
+    _CACHE[cache_key] = plain
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return plain
+
+
+def army_list_for_actor(*, user: Any, pk: int, change: bool) -> ArmyList | None:
+    """The list if ``user`` may see it (``change``: may change it); None otherwise, so lists never leak."""
+    from core.permissions import can_change_army_list, can_view_army_list
+
+    army_list = ArmyList.objects.select_related("catalogue").filter(pk=pk).first()
+    allowed = can_change_army_list if change else can_view_army_list
+    if army_list is None or not allowed(user, army_list):
+        return None
+    return army_list
+
+
+def army_lists_for_owner(*, owner: User) -> QuerySet[ArmyList]:
+    return ArmyList.objects.filter(owner=owner).select_related("catalogue").order_by("-updated_at")
+
+
+def army_list_plain(*, army_list: ArmyList) -> v.ArmyList:
+    return v.army_list_from_json(army_list.content)
+
+
+def army_list_verdict(*, army_list: ArmyList) -> v.Verdict:
+    catalogue = catalogue_for_validation(catalogue=army_list.catalogue)
+    return v.validate(army_list_plain(army_list=army_list), catalogue)
+
+
+def army_list_text(*, army_list: ArmyList) -> str:
+    catalogue = catalogue_for_validation(catalogue=army_list.catalogue)
+    plain = army_list_plain(army_list=army_list)
+    return v.army_list_to_text(plain, catalogue, v.validate(plain, catalogue))
+
+
+class CatalogueMissingError(LookupError):
+    """No catalogue to check a list against: none imported yet, or the id names none."""
+
+
+@dataclass(frozen=True)
+class DocumentVerdict:
+    catalogue: Catalogue
+    plain_catalogue: v.Catalogue
+    plain: v.ArmyList
+    verdict: v.Verdict
+
+
+def army_list_document_verdict(*, document: Any, catalogue_id: int | None = None) -> DocumentVerdict:
+    """Check a list document the one way the page, the API and the command all use.
+
+    Raises ``ListFormatError`` for a document that is not a list, ``CatalogueMissingError``
+    when there is no catalogue to check it against.
+    """
+    plain = v.army_list_from_json(document)
+    catalogue = catalogue_for_list_document(document=document, catalogue_id=catalogue_id)
+    if catalogue is None:
+        raise CatalogueMissingError(
+            "no such catalogue" if catalogue_id is not None else "no catalogue imported yet"
+        )
+    plain_catalogue = catalogue_for_validation(catalogue=catalogue)
+    return DocumentVerdict(
+        catalogue=catalogue,
+        plain_catalogue=plain_catalogue,
+        plain=plain,
+        verdict=v.validate(plain, plain_catalogue),
+    )

@@ -1,0 +1,51 @@
+"""The public list validator: paste or upload a list, get the same verdict as the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+from django.views.decorators.vary import vary_on_headers
+
+from armies import selectors
+from armies import validation as v
+from armies.forms import ListDocumentForm
+from armies.views.common import HtmxHttpRequest, bound
+from armies.views.panels import entry_rows, totals_context
+
+
+def _verdict(form: ListDocumentForm) -> dict[str, Any]:
+    """Check the document as ``POST /api/army-lists/validate/`` does: same catalogue, same validator."""
+    chosen = form.cleaned_data["catalogue"]
+    try:
+        checked = selectors.army_list_document_verdict(
+            document=form.cleaned_data["document"], catalogue_id=chosen.pk if chosen else None
+        )
+    except selectors.CatalogueMissingError:
+        form.add_error("catalogue", "No catalogue has been imported yet [catalogue-missing]")
+        return {}
+    catalogue, plain_catalogue, plain, verdict = (
+        checked.catalogue, checked.plain_catalogue, checked.plain, checked.verdict
+    )  # fmt: skip
+    return {
+        "catalogue": catalogue,
+        "plain": plain,
+        "verdict": verdict,
+        "entries": entry_rows(plain, plain_catalogue, verdict),
+        "text": v.army_list_to_text(plain, plain_catalogue, verdict),
+        **totals_context(plain, plain_catalogue, verdict),
+    }
+
+
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def validator(request: HtmxHttpRequest) -> HttpResponse:
+    form = ListDocumentForm(*bound(request))
+    context: dict[str, Any] = {"form": form, "checked": request.method == "POST"}
+    if request.method == "POST" and form.is_valid():
+        context.update(_verdict(form))
+    if request.htmx:
+        return render(request, "armies/validator/_result.html", context)
+    return render(request, "armies/validator/page.html", context)

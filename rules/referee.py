@@ -1,0 +1,78 @@
+"""The digital referee's entry points for the site: one request shape for the API, the page and the command.
+
+A referee request is ``{"attack": <engine attack request>, "ruleset": {...}, "seed": int?}``
+(``rules.engine.requests`` documents the attack shape). Bad input raises
+``EngineInputError`` naming the field; fields inside the attack are prefixed
+``attack.`` so that callers can point at them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.engine import EngineInputError, RuleSet, attack_odds, parse_attack_request, resolve_attack
+from rules.engine.ruleset import SWITCHES
+
+MAX_SEED = 2**63 - 1
+
+
+def _mapping(data: object, field: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise EngineInputError(field, "must be an object")
+    return data
+
+
+def ruleset_from(data: object) -> RuleSet:
+    if data is None:
+        return RuleSet.rtz()
+    try:
+        return RuleSet.from_dict(_mapping(data, "ruleset"))
+    except EngineInputError as exc:
+        field = exc.field if exc.field.startswith("ruleset") else f"ruleset.{exc.field}"
+        raise EngineInputError(field, exc.reason) from exc
+
+
+def _parsed(data: object) -> tuple[Any, RuleSet]:
+    body = _mapping(data, "request")
+    ruleset = ruleset_from(body.get("ruleset"))
+    if "attack" not in body:
+        raise EngineInputError("attack", "this field is required")
+    try:
+        request = parse_attack_request(body["attack"], ruleset=ruleset)
+    except EngineInputError as exc:
+        raise EngineInputError(f"attack.{exc.field}" if exc.field else "attack", exc.reason) from exc
+    return request, ruleset
+
+
+def seed_from(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise EngineInputError("seed", f"must be a whole number from 0 to {MAX_SEED}")
+    return value
+
+
+def referee_odds(data: object) -> dict[str, Any]:
+    """Exact odds of an attack, as JSON-ready data."""
+    request, ruleset = _parsed(data)
+    try:
+        odds = attack_odds(request=request, ruleset=ruleset)
+    except EngineInputError as exc:
+        raise EngineInputError(f"attack.{exc.field}", exc.reason) from exc
+    return {"ruleset": ruleset.to_dict(), **odds.to_dict()}
+
+
+def referee_resolve(data: object) -> dict[str, Any]:
+    """Roll an attack with digital dice; the answer carries the seed and every die, so it can be replayed."""
+    request, ruleset = _parsed(data)
+    seed = seed_from(_mapping(data, "request").get("seed"))
+    try:
+        result = resolve_attack(request=request, ruleset=ruleset, seed=seed)
+    except EngineInputError as exc:
+        raise EngineInputError(f"attack.{exc.field}", exc.reason) from exc
+    return result.to_dict()
+
+
+def ruleset_switches() -> list[dict[str, str]]:
+    return [{"name": name, "description": description} for name, description in SWITCHES.items()]
