@@ -3,15 +3,15 @@ SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | sha1sum | cut -c1-12)
 
-.PHONY: run test ci lint format typecheck migrations-check install bench clean
+.PHONY: run test ci lint format typecheck migrations-check install bench clean lock
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements.lock
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[dev]"
+	$(BIN)/pip install --quiet -c requirements.lock -e ".[dev]"
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 install: $(STAMP)
@@ -51,3 +51,10 @@ bench: $(STAMP)
 
 clean:
 	rm -rf var/celery var/test-db.sqlite3
+
+## Refresh requirements.lock after changing the pins in pyproject.toml.
+lock:
+	rm -rf .venv-lock && $(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/pip install --quiet -e ".[dev]"
+	.venv-lock/bin/pip freeze --exclude-editable | grep -v '^zverograd' > requirements.lock
+	rm -rf .venv-lock

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
@@ -88,5 +91,22 @@ class MeApi(APIView):
         return Response(UserOutput(user).data)
 
 
+class LoginLockedOut(APIException):
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "login-locked-out"
+    default_detail = "Too many failed log-ins for this account from your address; try again later."
+
+
 class TokenApi(ObtainAuthToken):
     """Exchange a username and password for an API token (send it as ``Authorization: Token …``)."""
+
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            # django-axes marks the request it was given (DRF's) when the attempt hit a lockout.
+            if getattr(request, "axes_locked_out", False) or getattr(
+                request._request, "axes_locked_out", False
+            ):
+                raise LoginLockedOut() from None
+            raise

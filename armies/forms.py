@@ -205,7 +205,7 @@ class UnitFilterForm(forms.Form):
     def __init__(self, *args: Any, catalogue: Catalogue, plain: v.Catalogue, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "filter-%s")
         super().__init__(*args, **kwargs)
-        blocs = sorted({*catalogue.blocs, *(unit.bloc for unit in plain.units)})
+        blocs = sorted({*plain.blocs, *(unit.bloc for unit in plain.units)})
         self.fields["bloc"].choices = [("", "Any bloc"), *((b, b) for b in blocs)]  # type: ignore[attr-defined]
         factions = [("", "Any faction"), *((f.key, f"{f.name} ({f.bloc})") for f in plain.factions)]
         self.fields["faction"].choices = factions  # type: ignore[attr-defined]

@@ -23,7 +23,6 @@ class Catalogue(models.Model):
     name = models.CharField(max_length=120)
     version = models.CharField(max_length=60)
     source = models.CharField(max_length=20, choices=Source.choices)
-    blocs = models.JSONField(default=list)
     import_report = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -34,6 +33,25 @@ class Catalogue(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.version}"
+
+    @property
+    def blocs(self) -> list[str]:
+        """The bloc names, from the prefetched rows when a page fetched them."""
+        return [bloc.name for bloc in self.bloc_rows.all()]
+
+
+class Bloc(models.Model):
+    """A side a list can fight for in this catalogue: Axis, Allies, SSU, and Mercenaries."""
+
+    catalogue = models.ForeignKey(Catalogue, on_delete=models.CASCADE, related_name="bloc_rows")
+    name = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["catalogue", "name"], name="bloc-name")]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Faction(models.Model):

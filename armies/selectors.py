@@ -16,8 +16,10 @@ _CACHE: OrderedDict[tuple[int, str], v.Catalogue] = OrderedDict()
 _CACHE_SIZE = 8
 
 
-def catalogues_for_listing() -> QuerySet[Catalogue]:
-    return Catalogue.objects.annotate(unit_count=Count("units")).order_by("name", "-updated_at")
+def catalogues_for_listing(*, with_blocs: bool = True) -> QuerySet[Catalogue]:
+    """Catalogues with their unit counts (and their blocs, one query more, for pages that show them)."""
+    catalogues = Catalogue.objects.annotate(unit_count=Count("units")).order_by("name", "-updated_at")
+    return catalogues.prefetch_related("bloc_rows") if with_blocs else catalogues
 
 
 def catalogue_default() -> Catalogue | None:

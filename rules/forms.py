@@ -176,7 +176,7 @@ class OddsForm(forms.Form):
     )
 
     def __init__(self, data: QueryDict | None = None) -> None:
-        self.catalogues = list(catalogues_for_listing())
+        self.catalogues = list(catalogues_for_listing(with_blocs=False))
         self.chosen_catalogue = self._catalogue(data)
         self.units = self._units()
         self.attacker = self._unit(data, "attacker_unit")

@@ -165,7 +165,8 @@ def main(args: list[str]) -> int:
         "CI is not true: running on SQLite and the embedded filesystem broker "
         "(browser tests skip without /usr/bin/chromium). Run with CI=true for PostgreSQL and Redis."
     )
-    return run_pytest(env, args)
+    # A fresh test database every run, so a changed migration can never meet a stale schema.
+    return run_pytest(env, ["--create-db", *args])
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -20,6 +21,12 @@ from campaign.models import Bloc, Campaign
 from tests.factories import CampaignFactory, EnrolmentFactory, UserFactory
 
 PASSWORD = "correct-horse-battery"
+
+# CI explores the same examples on every run, so a red build is reproducible; on a
+# developer's machine hypothesis keeps searching with fresh examples.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI", "").lower() == "true":
+    hypothesis_settings.load_profile("ci")
 
 
 def services_required() -> bool:

@@ -6,6 +6,7 @@ import factory
 
 from accounts.models import User
 from armies.models import ArmyList, Catalogue, Faction, PlatoonChart, Unit
+from armies.models import Bloc as CatalogueBloc
 from campaign.models import Bloc, Campaign, Enrolment
 
 
@@ -41,11 +42,17 @@ class EnrolmentFactory(factory.django.DjangoModelFactory[Enrolment]):
 class CatalogueFactory(factory.django.DjangoModelFactory[Catalogue]):
     class Meta:
         model = Catalogue
+        skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"Test catalogue {n}")
     version = "1"
     source = Catalogue.Source.JSON
-    blocs = ["Allies", "Axis", "SSU"]
+
+    @factory.post_generation
+    def blocs(self, create: bool, extracted: list[str] | None, **kwargs: object) -> None:
+        if create:
+            for name in extracted if extracted is not None else ["Allies", "Axis", "SSU"]:
+                CatalogueBloc.objects.create(catalogue=self, name=name)
 
 
 class FactionFactory(factory.django.DjangoModelFactory[Faction]):

@@ -147,12 +147,10 @@ def _faction_plan(ctx: Context, rows: list[_Row], gross: int, pool: int, faction
     faction_heroes = [row for row in rows if row.profile.is_hero and row.faction == faction]
     faction_uses = _allocate(faction_heroes, cap)
     spent = _spent(faction_uses)
-    return _Plan(
-        "faction",
-        faction,
-        uses=bloc_uses + faction_uses,
-        share=_ratio(faction_ap - spent, base - spent),
-    )
+    # When the bonus pays for everything left (a force of faction heroes only), the
+    # paid share is 0/0; all the AP it fields is the faction's, so it counts as 100%.
+    share = _ratio(faction_ap - spent, base - spent) if base > spent else Fraction(1)
+    return _Plan("faction", faction, uses=bloc_uses + faction_uses, share=share)
 
 
 def _mercenary_plan(rows: list[_Row], gross: int, pool: int) -> _Plan:

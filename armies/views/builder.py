@@ -61,7 +61,7 @@ def _catalogue_panel(army_list: ArmyList, filters: dict[str, str]) -> dict[str, 
         unit_type=filters["type"],
     )
     plain = selectors.catalogue_for_validation(catalogue=army_list.catalogue)
-    blocs = sorted({*army_list.catalogue.blocs, *(unit.bloc for unit in plain.units)})
+    blocs = sorted({*plain.blocs, *(unit.bloc for unit in plain.units)})
     return {
         "units": units,
         "filters": filters,

@@ -69,3 +69,13 @@ def test_it_updates_the_display_name_through_the_api(api_as, stranger):
     assert response.status_code == 200
     stranger.refresh_from_db()
     assert stranger.display_name == "S."
+
+
+def test_it_locks_out_the_token_endpoint_after_repeated_wrong_passwords(api_client, stranger, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        api_client.post("/api/accounts/token/", {"username": "sasha", "password": "wrong"})
+
+    response = api_client.post("/api/accounts/token/", {"username": "sasha", "password": PASSWORD})
+
+    assert response.status_code == 429
+    assert response.json()["code"] == "login-locked-out"

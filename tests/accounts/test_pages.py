@@ -106,3 +106,23 @@ def test_it_asks_for_a_login_before_showing_the_profile(client):
 
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/log-in/")
+
+
+def test_it_locks_out_a_username_after_repeated_wrong_passwords(client, stranger, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post("/accounts/log-in/", {"username": "sasha", "password": "wrong"})
+
+    response = client.post("/accounts/log-in/", {"username": "sasha", "password": PASSWORD})
+
+    assert response.status_code == 429
+    assert b"Too many attempts" in response.content
+    assert not response.wsgi_request.user.is_authenticated
+
+
+def test_it_does_not_lock_out_another_username_from_the_same_address(client, stranger, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post("/accounts/log-in/", {"username": "someone-else", "password": "wrong"})
+
+    response = client.post("/accounts/log-in/", {"username": "sasha", "password": PASSWORD})
+
+    assert response.status_code == 302

@@ -480,11 +480,11 @@ def test_it_draws_the_builder_in_a_fixed_number_of_queries(
     with_units(army_list, "allies.rifle-squad", "allies.crane")
     client.force_login(player)
 
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):
         # 1 session, 2 user, 3 the list with its catalogue,
-        # 4-7 the validator's view of the catalogue (factions, platoon charts, units, captured vehicles),
+        # 4-8 the validator's view of the catalogue (blocs, factions, platoon charts, units, captured vehicles),
         #     built once and cached until the catalogue changes,
-        # 8 the catalogue panel's units with their factions
+        # 9 the catalogue panel's units with their factions
         client.get(url("builder", army_list))
 
     with django_assert_num_queries(4):
@@ -502,6 +502,6 @@ def test_it_does_not_query_more_for_a_bigger_list(client, player, army_list, dja
     lists.army_list_add_fortification(army_list=army_list, kind="bunker", unit_entry="e11")
     client.force_login(player)
 
-    with django_assert_num_queries(8):
-        # the same 8 queries as for a list of two entries
+    with django_assert_num_queries(9):
+        # the same 9 queries as for a list of two entries
         client.get(url("builder", army_list))

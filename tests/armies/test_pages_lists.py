@@ -105,9 +105,9 @@ def test_it_lists_only_my_lists_with_points_and_verdict(client, player, stranger
 def test_it_draws_my_lists_in_a_fixed_number_of_queries(client, player, army_list, django_assert_num_queries):
     client.force_login(player)
 
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         # 1 session, 2 user, 3 my lists with their catalogues,
-        # 4-7 the validator's view of the one catalogue (factions, platoon charts, units, captured vehicles)
+        # 4-8 the validator's view of the one catalogue (blocs, factions, platoon charts, units, captured vehicles)
         client.get(url("lists"))
 
 
@@ -119,9 +119,9 @@ def test_it_does_not_query_more_for_more_lists(
     other = ArmyListFactory(owner=player, catalogue=CatalogueFactory(name="Other"), name="Elsewhere")
     client.force_login(player)
 
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(13):
         # 1 session, 2 user, 3 my lists with their catalogues,
-        # 4-11 the validator's view of each of the two catalogues, 4 queries each, however many lists use it
+        # 4-13 the validator's view of each of the two catalogues, 5 queries each, however many lists use it
         response = client.get(url("lists"))
 
     assert len(response.context["rows"]) == 8

@@ -217,3 +217,17 @@ def test_it_gives_a_mercenary_hero_no_bonus_in_a_mercenary_force_that_claims_a_f
     verdict = check(army(*units("merc-squad", "merc-hero"), faction="red-guard"))
     assert verdict.totals.bonus_used == 0
     assert "faction-share-too-low" in verdict.codes
+
+
+def test_it_counts_a_force_paid_wholly_by_the_bonus_as_all_faction() -> None:
+    """Product rulings: a lone faction hero paid by the bonus leaves 0/0 paid AP; it is a faction force."""
+    cat = catalogue()
+    hero_key = next(u.key for u in cat.units if u.is_hero and u.faction is not None and u.ap <= 25)
+    hero = cat.unit_by_key[hero_key]
+    army_list = army(entry("e1", hero_key), bloc=hero.bloc, faction=hero.faction, limit=hero.ap * 10)
+
+    totals = check(army_list, cat).totals
+
+    assert totals.army_type == "faction"
+    assert totals.paid_ap == 0
+    assert totals.faction_share == 1
