@@ -7,7 +7,7 @@ existence does not leak.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
@@ -30,7 +30,7 @@ from armies.services.catalogue_import import CatalogueImportError, catalogue_imp
 from core.permissions import can_import_catalogue
 
 
-def _raise(exc: lists.ArmyListError) -> None:
+def raise_list_error(exc: lists.ArmyListError) -> NoReturn:
     raise ValidationError(
         {exc.field or "non_field_errors": [serializers.ErrorDetail(exc.message, code=exc.code)]}
     )
@@ -164,10 +164,10 @@ class ArmyListCreateInput(serializers.Serializer[Any]):
     bloc = serializers.CharField(max_length=40)
     faction = serializers.CharField(max_length=80, required=False, allow_blank=True, allow_null=True)
     points_limit = serializers.IntegerField(min_value=1, max_value=10000)
-    role = serializers.ChoiceField(choices=["attacker", "defender"], required=False, allow_null=True)
+    role = serializers.ChoiceField(choices=ArmyList.Role.choices, required=False, allow_null=True)
 
 
-def _owned(request: Request, pk: int, *, change: bool) -> ArmyList:
+def owned_list(request: Request, pk: int, *, change: bool) -> ArmyList:
     army_list = selectors.army_list_for_actor(user=request.user, pk=pk, change=change)
     if army_list is None:
         raise NotFound("no such army list")
@@ -215,38 +215,44 @@ class ArmyListImportApi(APIView):
         try:
             army_list = lists.army_list_import(owner=_user(request), document=document, catalogue=catalogue)
         except lists.ArmyListError as exc:
-            _raise(lists.ArmyListError(exc.code, exc.message, f"list.{exc.field.removeprefix('$.')}"))
+            raise_list_error(
+                lists.ArmyListError(exc.code, exc.message, f"list.{exc.field.removeprefix('$.')}")
+            )
         return Response(ArmyListOutput(army_list).data, status=status.HTTP_201_CREATED)
 
 
 class ArmyListDetailApi(APIView):
     @extend_schema(responses=ArmyListOutput, operation_id="army_lists_retrieve")
     def get(self, request: Request, pk: int) -> Response:
-        return Response(ArmyListOutput(_owned(request, pk, change=False)).data)
+        return Response(ArmyListOutput(owned_list(request, pk, change=False)).data)
 
     @extend_schema(request=inline_serializer("ArmyListReplace", {"content": serializers.JSONField()}),
                    responses=ArmyListOutput, operation_id="army_lists_replace")  # fmt: skip
     def put(self, request: Request, pk: int) -> Response:
-        army_list = _owned(request, pk, change=True)
+        army_list = owned_list(request, pk, change=True)
         body = request.data if isinstance(request.data, dict) else {}
         if "content" not in body:
             raise ValidationError({"content": ["this field is required"]})
         try:
             lists.army_list_replace(army_list=army_list, document=body["content"])
         except lists.ArmyListError as exc:
-            _raise(lists.ArmyListError(exc.code, exc.message, f"content.{exc.field.removeprefix('$.')}"))
+            raise_list_error(
+                lists.ArmyListError(exc.code, exc.message, f"content.{exc.field.removeprefix('$.')}")
+            )
         return Response(ArmyListOutput(army_list).data)
 
     @extend_schema(responses={204: None}, operation_id="army_lists_delete")
     def delete(self, request: Request, pk: int) -> Response:
-        lists.army_list_delete(army_list=_owned(request, pk, change=True))
+        lists.army_list_delete(army_list=owned_list(request, pk, change=True))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class ArmyListDuplicateApi(APIView):
     @extend_schema(request=None, responses={201: ArmyListOutput}, operation_id="army_lists_duplicate")
     def post(self, request: Request, pk: int) -> Response:
-        copy = lists.army_list_duplicate(army_list=_owned(request, pk, change=False), owner=_user(request))
+        copy = lists.army_list_duplicate(
+            army_list=owned_list(request, pk, change=False), owner=_user(request)
+        )
         return Response(ArmyListOutput(copy).data, status=status.HTTP_201_CREATED)
 
 
@@ -263,7 +269,7 @@ VerdictOutput = inline_serializer(
 class ArmyListVerdictApi(APIView):
     @extend_schema(responses=VerdictOutput, operation_id="army_lists_verdict")
     def get(self, request: Request, pk: int) -> Response:
-        verdict = selectors.army_list_verdict(army_list=_owned(request, pk, change=False))
+        verdict = selectors.army_list_verdict(army_list=owned_list(request, pk, change=False))
         return Response(verdict.to_dict())
 
 
@@ -274,7 +280,7 @@ class ArmyListExportApi(APIView):
         operation_id="army_lists_export",
     )
     def get(self, request: Request, pk: int) -> Response:
-        army_list = _owned(request, pk, change=False)
+        army_list = owned_list(request, pk, change=False)
         if request.query_params.get("as") == "text":
             return Response({"text": selectors.army_list_text(army_list=army_list)})
         return Response(army_list.content)

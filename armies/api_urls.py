@@ -1,6 +1,6 @@
 from django.urls import path
 
-from armies import api
+from armies import api, api_builder
 
 urlpatterns = [
     path("catalogues/", api.CatalogueListApi.as_view(), name="catalogues"),
@@ -16,4 +16,31 @@ urlpatterns = [
     path("army-lists/<int:pk>/duplicate/", api.ArmyListDuplicateApi.as_view(), name="army-list-duplicate"),
     path("army-lists/<int:pk>/verdict/", api.ArmyListVerdictApi.as_view(), name="army-list-verdict"),
     path("army-lists/<int:pk>/export/", api.ArmyListExportApi.as_view(), name="army-list-export"),
+    path(
+        "army-lists/<int:pk>/settings/", api_builder.ArmyListSettingsApi.as_view(), name="army-list-settings"
+    ),
+    path("army-lists/<int:pk>/entries/", api_builder.ArmyListEntriesApi.as_view(), name="army-list-entries"),
+    path(
+        "army-lists/<int:pk>/entries/<str:entry_id>/",
+        api_builder.ArmyListEntryApi.as_view(),
+        name="army-list-entry",
+    ),
+    path(
+        "army-lists/<int:pk>/platoons/", api_builder.ArmyListPlatoonsApi.as_view(), name="army-list-platoons"
+    ),
+    path(
+        "army-lists/<int:pk>/platoons/<str:platoon_id>/",
+        api_builder.ArmyListPlatoonApi.as_view(),
+        name="army-list-platoon",
+    ),
+    path(
+        "army-lists/<int:pk>/fortifications/",
+        api_builder.ArmyListFortificationsApi.as_view(),
+        name="army-list-fortifications",
+    ),
+    path(
+        "army-lists/<int:pk>/fortifications/<str:fortification_id>/",
+        api_builder.ArmyListFortificationApi.as_view(),
+        name="army-list-fortification",
+    ),
 ]
