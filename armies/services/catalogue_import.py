@@ -12,6 +12,7 @@ import logging
 import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -128,8 +129,6 @@ def _check_uploads(files: Iterable[UploadedFile[Any]]) -> list[UploadedFile[Any]
 
 def catalogue_import_start(*, files: Iterable[UploadedFile[Any]], user: User) -> CatalogueImport:
     """Keep the uploaded files and queue the import; the worker reports progress on the row."""
-    from armies.tasks import catalogue_import_run
-
     uploads = _check_uploads(files)
     job = CatalogueImport.objects.create(created_by=user, stage="queued")
     folder = _upload_folder(str(job.id))
@@ -143,9 +142,25 @@ def catalogue_import_start(*, files: Iterable[UploadedFile[Any]], user: User) ->
         stored.append(str(target))
     job.files = stored
     job.save(update_fields=["files"])
-    job_id = str(job.id)
-    transaction.on_commit(lambda: catalogue_import_run.delay(job_id))
+    _enqueue(str(job.id))
     return job
+
+
+def _enqueue(job_id: str) -> None:
+    from armies.tasks import catalogue_import_run
+
+    transaction.on_commit(lambda: catalogue_import_run.delay(job_id))
+
+
+def catalogue_imports_heal(*, older_than: timedelta = timedelta(minutes=2)) -> int:
+    """Queue again the imports still waiting after ``older_than`` (their message was lost); returns how many."""
+    stale = CatalogueImport.objects.filter(
+        status=CatalogueImport.Status.QUEUED, created_at__lt=timezone.now() - older_than
+    ).values_list("pk", flat=True)
+    job_ids = [str(pk) for pk in stale]
+    for job_id in job_ids:
+        _enqueue(job_id)
+    return len(job_ids)
 
 
 def _set_progress(job_id: str, percent: int, stage: str) -> None:

@@ -210,6 +210,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(WORKER_HEARTBEAT_INTERVAL),
         "options": {"expires": float(WORKER_HEARTBEAT_INTERVAL)},
     },
+    "catalogue-imports-heal": {
+        "task": "armies.tasks.catalogue_imports_heal",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
+    },
 }
 # A heartbeat older than this makes the health endpoint report the worker as stale.
 WORKER_HEARTBEAT_STALE_AFTER = env_int("ZVEROGRAD_WORKER_STALE_SECONDS", 90)

@@ -141,3 +141,24 @@ def test_it_does_not_run_a_finished_import_again(stranger):
     job.refresh_from_db()
     assert job.status == CatalogueImport.Status.FAILED
     assert not Catalogue.objects.exists()
+
+
+def test_it_queues_again_an_import_whose_message_was_lost(stranger, django_capture_on_commit_callbacks):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    lost = CatalogueImport.objects.create(created_by=stranger, files=[str(DEMO_CATALOGUE)])
+    CatalogueImport.objects.filter(pk=lost.pk).update(created_at=timezone.now() - timedelta(minutes=10))
+    CatalogueImport.objects.create(
+        created_by=stranger, files=[str(DEMO_CATALOGUE)]
+    )  # just queued: left alone
+    CatalogueImport.objects.create(
+        created_by=stranger, files=[], status=CatalogueImport.Status.SUCCEEDED, progress=100
+    )
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        healed = service.catalogue_imports_heal()
+
+    assert healed == 1
+    assert len(callbacks) == 1

@@ -58,3 +58,10 @@ def test_it_registers_the_site_tasks():
     app.loader.import_default_modules()
 
     assert {"core.tasks.worker_heartbeat", "core.tasks.ping"} <= set(app.tasks)
+
+
+def test_it_heals_lost_catalogue_imports_on_a_schedule():
+    app.loader.import_default_modules()
+
+    beat = app.conf.beat_schedule["catalogue-imports-heal"]
+    assert beat["task"] in app.tasks
