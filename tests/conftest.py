@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+from django.conf import settings
+from django.db import connection
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
@@ -21,6 +27,7 @@ from campaign.models import Bloc, Campaign
 from tests.factories import CampaignFactory, EnrolmentFactory, UserFactory
 
 PASSWORD = "correct-horse-battery"
+ROOT = Path(__file__).resolve().parents[1]
 
 # CI explores the same examples on every run, so a red build is reproducible; on a
 # developer's machine hypothesis keeps searching with fresh examples.
@@ -77,6 +84,47 @@ def api_as() -> Any:
         return client
 
     return make
+
+
+def _database_url_of_the_test_database() -> str:
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    user = quote(db["USER"] or "")
+    password = f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else ""
+    return f"postgres://{user}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db: None) -> Iterator[subprocess.Popen[bytes]]:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": _database_url_of_the_test_database(),
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "CELERY_RESULT_BACKEND": settings.CELERY_RESULT_BACKEND,
+        "ZVEROGRAD_EMBEDDED_BROKER_DIR": str(settings.EMBEDDED_BROKER_DIR),
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=WARNING",
+            f"--hostname=test-{uuid.uuid4().hex[:8]}@%h",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    yield proc
+    proc.terminate()
+    proc.wait(timeout=30)
 
 
 @pytest.fixture(scope="session")
