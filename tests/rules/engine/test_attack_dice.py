@@ -227,3 +227,10 @@ def test_it_suppresses_outright_with_and_stay_down():
     shooter = infantry(skills=frozenset({Skill.AND_STAY_DOWN}))
     result = scripted(attack(weapon("1/1"), target=infantry(), attacker=shooter), [B, B])
     assert result.suppression.automatic
+
+
+def test_it_suppresses_outright_on_a_flame_burst_hit():
+    """Seed 001, Flame Burst: units hit gain a suppression token."""
+    burst = weapon("1/1", kind=WeaponKind.FLAME_BURST)
+    result = scripted(attack(burst, target=vehicle(in_smoke=True)), [B, B], RTZ)  # hit, then evaded
+    assert (result.suppression.hit, result.suppression.automatic) == (True, True)

@@ -209,3 +209,18 @@ def test_it_reduces_improved_structural_saves_against_artillery_and_flame_in_the
         last = found(bunker, kind, ruleset=rulebook_forts)[-1]
         assert (last.save, last.faces, last.reduced) == (SaveType.IMPROVED_STRUCTURAL, BLOC_ONLY, True)
     assert found(bunker, WeaponKind.ARTILLERY, ruleset=RTZ)[-1].faces == BLOC_OR_SHIELD
+
+
+def test_it_leaves_flame_burst_targets_only_a_reduced_improved_structural_save():
+    """Seed 001, Flame Burst: no structural, infantry or cover save; improved structural is reduced."""
+    rulebook_forts = RuleSet(name="rulebook", structural_saves=True)
+    in_the_open = infantry()
+    in_cover = infantry(in_cover=True)
+    in_a_strongpoint = infantry(fortification=Fortification.STRONGPOINT, in_cover=True)
+    in_a_bunker = infantry(fortification=Fortification.BUNKER, in_cover=True)
+
+    assert found(in_the_open, WeaponKind.FLAME_BURST, ruleset=rulebook_forts) == ()
+    assert found(in_cover, WeaponKind.FLAME_BURST, ruleset=rulebook_forts) == ()
+    assert found(in_a_strongpoint, WeaponKind.FLAME_BURST, ruleset=rulebook_forts) == ()
+    (only,) = found(in_a_bunker, WeaponKind.FLAME_BURST, ruleset=rulebook_forts)
+    assert (only.save, only.faces, only.reduced) == (SaveType.IMPROVED_STRUCTURAL, BLOC_ONLY, True)
