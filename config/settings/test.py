@@ -18,6 +18,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_AUTOREFRESH = True
+# Uploads made by tests (catalogue imports) stay apart from the development site's.
+MEDIA_ROOT = VAR_DIR / "test-media"
 WHITENOISE_USE_FINDERS = True
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
