@@ -23,11 +23,19 @@ from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from armies.models import Catalogue
+from armies.services.demo import DEMO_CATALOGUE_PATH, demo_catalogue_load
 from campaign.models import Bloc, Campaign
 from tests.factories import CampaignFactory, EnrolmentFactory, UserFactory
 
 PASSWORD = "correct-horse-battery"
 ROOT = Path(__file__).resolve().parents[1]
+DEMO_CATALOGUE = DEMO_CATALOGUE_PATH
+# The community BattleScribe data has no licence: it is read where the workplace keeps
+# it, beside the repository, never copied in.
+BSDATA_DIR = Path(
+    os.environ.get("ZVEROGRAD_BSDATA_DIR") or ROOT.parent / "shared" / "data" / "bsdata-dust1947"
+)
 
 # CI explores the same examples on every run, so a red build is reproducible; on a
 # developer's machine hypothesis keeps searching with fresh examples.
@@ -69,6 +77,19 @@ def player(campaign: Campaign) -> User:
 @pytest.fixture
 def stranger(db: None) -> User:
     return UserFactory(username="sasha", display_name="Sasha")
+
+
+def bsdata_files() -> list[Path]:
+    """The BattleScribe game system and catalogues; missing data fails under CI, else skips."""
+    files = sorted(p for p in BSDATA_DIR.glob("*") if p.suffix in {".gst", ".cat"})
+    need(bool(files), f"the BattleScribe test data in {BSDATA_DIR}")
+    return files
+
+
+@pytest.fixture
+def demo_catalogue(db: None) -> Catalogue:
+    """The project's demo catalogue, imported the way `make run` imports it."""
+    return demo_catalogue_load()
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 from armies.models import Catalogue, CatalogueImport, Faction, Unit
 from armies.services import catalogue_import as service
 from armies.services.catalogue_import import CatalogueImportError, catalogue_import_from_paths
-from tests.armies.conftest import DEMO_CATALOGUE
+from tests.conftest import DEMO_CATALOGUE
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 
 from armies.models import Catalogue
 from armies.services.demo import demo_documents
-from tests.armies.conftest import DEMO_CATALOGUE
+from tests.conftest import DEMO_CATALOGUE
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from armies.models import Catalogue, CatalogueImport
-from tests.armies.conftest import DEMO_CATALOGUE
+from tests.conftest import DEMO_CATALOGUE
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.services

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from armies.services.catalogue_import import catalogue_import_from_paths
-from tests.rules.conftest import DEMO_CATALOGUE
+from tests.conftest import DEMO_CATALOGUE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -2,20 +2,18 @@
 
 That data has no licence, so it is never copied into the project: tests read it where the workplace
 keeps it (``shared/data/bsdata-dust1947`` beside the repository), or where ZVEROGRAD_BSDATA_DIR
-points.  Without it the tests that need it are skipped, saying why.
+points.  Without it the tests that need it fail under CI=true and are skipped elsewhere, saying why.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from armies.importers import ParsedGameData, read_battlescribe
+from tests.conftest import BSDATA_DIR, need
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-DEFAULT_BSDATA_DIR = REPO_ROOT / ".." / "shared" / "data" / "bsdata-dust1947"
 GAME_SYSTEM = "Dust_1947.gst"
 CATALOGUE_FILES = (
     "Allies.cat",
@@ -25,11 +23,10 @@ CATALOGUE_FILES = (
     "Mythos.cat",
     "Captured_Vehicles.cat",
 )
-DEMO_CATALOGUE = REPO_ROOT / "armies" / "demo" / "catalogue.json"
 
 
 def bsdata_dir() -> Path:
-    return Path(os.environ.get("ZVEROGRAD_BSDATA_DIR") or DEFAULT_BSDATA_DIR).resolve()
+    return BSDATA_DIR.resolve()
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +34,7 @@ def bsdata() -> Path:
     directory = bsdata_dir()
     missing = [name for name in (GAME_SYSTEM, *CATALOGUE_FILES) if not (directory / name).is_file()]
     if missing:
-        pytest.skip(f"BattleScribe data not found in {directory} (missing {', '.join(missing)})")
+        need(False, f"BattleScribe data in {directory} (missing {', '.join(missing)})")
     return directory
 
 

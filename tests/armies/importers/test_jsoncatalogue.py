@@ -17,7 +17,7 @@ from armies.importers import CatalogueFormatError, ParsedCatalogue, ParsedSkill,
 from armies.importers.corrections import find_unresolved_references
 from armies.importers.jsoncatalogue import load_schema, read_json_catalogue, write_json_catalogue
 from armies.importers.types import LINE_KEYS, NO_LINE
-from tests.armies.importers.conftest import DEMO_CATALOGUE
+from tests.conftest import DEMO_CATALOGUE
 
 
 def _minimal() -> dict[str, Any]:
