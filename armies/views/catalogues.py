@@ -17,14 +17,22 @@ from django.views.decorators.vary import vary_on_headers
 from armies import selectors
 from armies.forms import CatalogueImportForm, UnitFilterForm
 from armies.importers.types import LINE_KEYS, NO_LINE
-from armies.models import Catalogue, CatalogueImport, Unit
+from armies.models import ARMOUR_LETTERS, Catalogue, CatalogueImport, Unit, UnitType
 from armies.services.catalogue_import import CatalogueImportError, catalogue_import_start
 from armies.views.common import HtmxHttpRequest, acting_user, bound
 from core.permissions import can_import_catalogue
 
 UNITS_PER_PAGE = 60
-# Column groups of a weapon table: (label, abbreviation, number of armour classes).
-LINE_GROUPS = (("Infantry", "I", 4), ("Vehicle", "V", 7), ("Aircraft", "A", 3))
+# Column groups of a weapon table: (label, abbreviation, number of armour classes). The
+# abbreviations are the letters of the units' own labels (S3, V4, A1), so the two read alike.
+LINE_GROUPS = tuple(
+    (label, ARMOUR_LETTERS[unit_type], count)
+    for label, unit_type, count in (
+        ("Infantry", UnitType.INFANTRY, 4),
+        ("Vehicle", UnitType.VEHICLE, 7),
+        ("Aircraft", UnitType.AIRCRAFT, 3),
+    )
+)
 
 
 @dataclass(frozen=True)

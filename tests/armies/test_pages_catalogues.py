@@ -144,7 +144,7 @@ def test_it_shows_weapons_per_target_class_and_skills(client, demo_catalogue):
 
     page = response.content.decode()
     headers = [abbr for abbr, _title in response.context["line_headers"]]
-    assert headers == ["I1", "I2", "I3", "I4", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "A1", "A2", "A3"]
+    assert headers == ["S1", "S2", "S3", "S4", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "A1", "A2", "A3"]
     _unit, weapons = response.context["units"][0]
     assert weapons[0].name == "Twin Hammer MG"
     assert " ".join(weapons[0].cells) == "9/1 7/1 5/1 3/1 5/1 3/1 1/1 - - - - 4/1 2/1 1/1"
