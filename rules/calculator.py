@@ -22,7 +22,16 @@ from rules.engine import EngineInputError, WeaponTrait
 from rules.engine.ruleset import SWITCHES
 from rules.engine.state import ARMOUR_RANGE, UnitKind
 from rules.forms import CATALOGUE, MANUAL, OddsForm
-from rules.presenters import log_groups, odds_charts, odds_figures, permalink, plural, roll_outcome
+from rules.presenters import (
+    StrikeBack,
+    log_groups,
+    odds_charts,
+    odds_figures,
+    permalink,
+    plural,
+    roll_outcome,
+    strike_back,
+)
 from rules.referee import referee_odds, referee_resolve
 
 CLASSES = ("infantry", "vehicle", "aircraft")
@@ -356,6 +365,7 @@ class Calculation:
     roll_notes: list[str] = field(default_factory=list)
     retaliation_groups: list[dict[str, Any]] = field(default_factory=list)
     permalink: str = ""
+    strike_back: StrikeBack | None = None
 
 
 def calculate(form: OddsForm, *, roll: bool = False, seed: int | None = None) -> Calculation:
@@ -390,6 +400,7 @@ def calculate(form: OddsForm, *, roll: bool = False, seed: int | None = None) ->
     result.chance = percent(result.odds["p_destroyed"])
     result.figures = odds_figures(result.odds, target)
     result.charts = odds_charts(result.odds, target)
+    result.strike_back = strike_back(result.odds, built.data["attack"].get("attacker"))
     result.matchup = matchup(form, built)
     if result.roll is not None:
         rolled = result.roll

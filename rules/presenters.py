@@ -7,6 +7,7 @@ page shows exactly what the API would answer.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -55,6 +56,48 @@ def odds_charts(odds: dict[str, Any], target: dict[str, Any]) -> list[BarChart]:
         if squad
         else chart("damage_removed", "Damage removed", "damage"),
     ]
+
+
+STRIKE_ORDERS = {
+    "simultaneous": "The target strikes back at the same time as your close combat.",
+    "attacker_first": "You strike first: only the target's survivors strike back.",
+    "defender_first": (
+        "The target strikes first: your close combat uses only the models it leaves you. "
+        "The chance to destroy counts that; hits, saves and damage count every die you declared."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class StrikeBack:
+    """The target's strike back, for the page: when it strikes, the odds, the attacker's losses."""
+
+    order: str
+    figures: list[tuple[str, str]]
+    chart: BarChart
+
+
+def strike_back(odds: dict[str, Any], attacker: dict[str, Any] | None) -> StrikeBack | None:
+    back = odds.get("strike_back")
+    if back is None or attacker is None:
+        return None
+    squad = attacker.get("models", 1) > 1
+    measure = "models_removed" if squad else "damage_removed"
+    figures = [
+        ("Strikes back", percent(back["p_strikes_back"])),
+        ("You are wiped out", percent(back["p_destroyed"])),
+        ("Models you lose" if squad else "Damage you take", f"{back[measure]['expected']:.2f}"),
+    ]
+    if back["p_cheat_death"]:
+        figures.append(("Your hero cheats death", percent(back["p_cheat_death"])))
+    dist = back[measure]
+    chart = bar_chart(
+        dist["probabilities"],
+        title="Your models lost" if squad else "Your damage taken",
+        x_label="models" if squad else "damage",
+        tail_from=dist["tail_from"],
+    )
+    return StrikeBack(order=STRIKE_ORDERS[back["order"]], figures=figures, chart=chart)
 
 
 def plural(count: int, word: str) -> str:

@@ -1,9 +1,10 @@
-"""Time the attack engine: exact odds of a big laser attack, and single resolutions per second.
+"""Time the attack engine: exact odds of a big laser attack and of a close assault, and resolutions per second.
 
 Run from the repository root:  .venv/bin/python scripts/bench_rules.py [runs]
 Prints the median and mean time of the exact odds (with ``to_dict``) of a
 20-dice sustained laser attack on a damage-resilient vehicle in cover, cold
-(caches cleared before each run) and warm, and how many single resolutions
+(caches cleared before each run) and warm; the cold odds of a close assault
+with the target's strike back; and how many single resolutions
 of a typical squad attack one core does per second. Targets: odds under 5 ms,
 at least 10,000 resolutions per second.
 """
@@ -42,6 +43,19 @@ SQUAD_ATTACK: dict[str, Any] = {
 }
 
 
+# Close combat into a First Strike squad: the odds of its strike back, and of the
+# attack rebuilt for every number of attackers it leaves standing.
+ASSAULT: dict[str, Any] = {
+    "action": "attack",
+    "weapons": [
+        {"name": "Carbine", "line": {"infantry": "2/1"}, "count": 5},
+        {"name": "Spade", "line": {"infantry": "2/1"}, "count": 5, "close_combat": True},
+    ],
+    "target": {"unit_class": "infantry", "armour": 2, "models": 5, "skills": ["first_strike"]},
+    "attacker": {"unit_class": "infantry", "armour": 2, "models": 5},
+}
+
+
 def _times_ms(action: Any, runs: int, before: Any = None) -> list[float]:
     times = []
     for _ in range(runs):
@@ -61,6 +75,7 @@ def main(runs: int) -> int:
     ruleset = RuleSet.rtz()
     laser = parse_attack_request(LASER_ATTACK, ruleset=ruleset)
     squad = parse_attack_request(SQUAD_ATTACK, ruleset=ruleset)
+    assault = parse_attack_request(ASSAULT, ruleset=ruleset)
 
     def odds() -> None:
         attack_odds(request=laser, ruleset=ruleset).to_dict()
@@ -70,6 +85,13 @@ def main(runs: int) -> int:
     print("Exact odds, 20-dice sustained laser vs damage-resilient vehicle in cover (with to_dict):")
     for label, times in (("cold", cold), ("warm", warm)):
         print(f"  {label}: median {statistics.median(times):.2f} ms, mean {statistics.fmean(times):.2f} ms")
+
+    def assault_odds() -> None:
+        attack_odds(request=assault, ruleset=ruleset).to_dict()
+
+    strike = _times_ms(assault_odds, max(runs // 4, 5), before=clear_caches)
+    print("Exact odds with the strike back, 5 carbines and spades vs a First Strike squad (cold):")
+    print(f"  median {statistics.median(strike):.2f} ms, mean {statistics.fmean(strike):.2f} ms")
 
     count = 0
     start = time.perf_counter()

@@ -3,7 +3,8 @@
 Attack entry points (all keyword-only):
 
 - ``resolve_attack(request=, ruleset=, seed=)`` rolls one attack -> ``AttackResult``
-- ``attack_odds(request=, ruleset=)`` exact odds -> ``OddsResult``
+- ``attack_odds(request=, ruleset=)`` exact odds -> ``OddsResult`` (with the
+  target's ``StrikeBackOdds`` in close combat by a known attacker)
 - ``monte_carlo_odds(request=, ruleset=, trials=, seed=)`` sampled odds, a cross-check
 
 ``parse_attack_request(data, ruleset=)`` builds an ``AttackRequest`` from the
@@ -19,6 +20,7 @@ from rules.engine.requests import AttackRequest, check_request, parse_attack_req
 from rules.engine.results import AmmoState, AttackResult, SuppressionEffect, WeaponOutcome
 from rules.engine.ruleset import RuleSet
 from rules.engine.saves import SaveStage, SaveType, save_stages
+from rules.engine.strikeback import StrikeBackOdds
 from rules.engine.targets import (
     AircraftMove,
     Conditions,
@@ -52,6 +54,7 @@ __all__ = [
     "SaveStage",
     "SaveType",
     "Skill",
+    "StrikeBackOdds",
     "SuppressionEffect",
     "Target",
     "Weapon",

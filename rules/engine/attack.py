@@ -9,12 +9,10 @@ the same rule set and seed gives the same result and the same log.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from rules.engine.closecombat import StrikeOrder, retaliation_request, strike_order, surviving_lines
+from rules.engine.closecombat import StrikeOrder, melee_after_losses, retaliation_request, strike_order
 from rules.engine.damage import models_left
 from rules.engine.dice import DiceRoller
-from rules.engine.plan import AttackPlan, WeaponPlan, build_plan
+from rules.engine.plan import AttackPlan, build_plan
 from rules.engine.requests import AttackRequest, check_request
 from rules.engine.results import AmmoState, AttackResult, SuppressionEffect
 from rules.engine.rolling import Tally, roll_cheat_death, roll_critical, roll_weapons
@@ -60,7 +58,7 @@ def _close_combat(
         return _strike_back(request, ruleset, roller, tally)
     if order is StrikeOrder.DEFENDER_FIRST:
         back = _strike_back(request, ruleset, roller, tally)
-        melee = plan.melee if back is None else _melee_after_losses(request, ruleset, back)
+        melee = plan.melee if back is None else melee_after_losses(request, ruleset, back.models_left)
         roll_weapons(melee, plan, roller, tally)
         return back
     # Simultaneous: the defender strikes with what stood after the ranged fire.
@@ -85,21 +83,6 @@ def _strike_back(
     if back is None:
         return None
     return _resolve(back, ruleset, roller, retaliate=False)
-
-
-def _melee_after_losses(
-    request: AttackRequest, ruleset: RuleSet, back: AttackResult
-) -> tuple[WeaponPlan, ...]:
-    """The attacker's close-combat lines once the defender's first strike has taken its toll."""
-    attacker = request.attacker
-    if attacker is None or back.models_left == attacker.models:
-        return build_plan(request, ruleset).melee
-    melee_index = [i for i, weapon in enumerate(request.weapons) if weapon.close_combat]
-    kept = surviving_lines(tuple(request.weapons[i] for i in melee_index), attacker, back.models_left)
-    weapons = list(request.weapons)
-    for i, weapon in zip(melee_index, kept, strict=True):
-        weapons[i] = weapon
-    return build_plan(replace(request, weapons=tuple(weapons)), ruleset).melee
 
 
 def _result(

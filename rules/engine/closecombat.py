@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from enum import StrEnum
 
+from rules.engine.plan import WeaponPlan, build_plan
 from rules.engine.requests import AttackRequest, retaliation_weapons
 from rules.engine.ruleset import RuleSet
 from rules.engine.targets import Conditions, Height, Skill, Target
@@ -84,3 +85,16 @@ def retaliation_request(request: AttackRequest, standing: int) -> AttackRequest 
         attacker=target,
         conditions=Conditions(height=_FLIPPED[request.conditions.height], distance=1),
     )
+
+
+def melee_after_losses(request: AttackRequest, ruleset: RuleSet, standing: int) -> tuple[WeaponPlan, ...]:
+    """The attacker's close-combat lines once a first strike has left it ``standing`` models."""
+    attacker = request.attacker
+    if attacker is None or standing == attacker.models:
+        return build_plan(request, ruleset).melee
+    melee_index = [i for i, weapon in enumerate(request.weapons) if weapon.close_combat]
+    kept = surviving_lines(tuple(request.weapons[i] for i in melee_index), attacker, standing)
+    weapons = list(request.weapons)
+    for i, weapon in zip(melee_index, kept, strict=True):
+        weapons[i] = weapon
+    return build_plan(replace(request, weapons=tuple(weapons)), ruleset).melee

@@ -1,24 +1,25 @@
 """Monte Carlo odds: the same attack rolled many times, to cross-check the exact odds.
 
-It rolls the compiled plan with the real dice code (``rolling``), so it checks
-the exact odds and the resolver against each other. Like the exact odds it
-covers the attacker's own attack: every declared die, no retaliation.
+Every trial is a real resolution (``attack``), strike back included, so it
+checks the exact odds and the resolver against each other. One difference is
+by definition: when the defender strikes first, the exact hits, saves and
+damage count every die the attacker declares, while a rolled attack rolls only
+the dice of the attackers left standing; the losses on both sides agree.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from rules.engine.damage import models_left
+from rules.engine.attack import resolve_attack_with
 from rules.engine.dice import DiceRoller
 from rules.engine.errors import EngineInputError
-from rules.engine.plan import build_plan
 from rules.engine.requests import AttackRequest, check_request
-from rules.engine.rolling import Tally, roll_cheat_death, roll_critical, roll_weapons
 from rules.engine.ruleset import RuleSet
 from rules.engine.state import is_whole
 
 _MEANS = ("hits", "saved", "unsaved", "damage", "models_removed", "damage_removed")
+_BACK_MEANS = ("models_removed", "damage_removed")
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class MonteCarloResult:
     p_destroyed: float
     p_critical_hit: float
     p_cheat_death: float
+    # The target's strike back, for close combat by a known attacker (empty otherwise).
+    strike_back: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -38,6 +41,7 @@ class MonteCarloResult:
             "p_destroyed": self.p_destroyed,
             "p_critical_hit": self.p_critical_hit,
             "p_cheat_death": self.p_cheat_death,
+            "strike_back": dict(self.strike_back),
         }
 
 
@@ -45,28 +49,29 @@ def monte_carlo_odds(*, request: AttackRequest, ruleset: RuleSet, trials: int, s
     if not is_whole(trials) or trials < 1:
         raise EngineInputError("trials", "must be a whole number of at least 1")
     check_request(request, ruleset)
-    plan = build_plan(request, ruleset)
     roller = DiceRoller(seed=seed)
     sums = dict.fromkeys(_MEANS, 0)
+    back = dict.fromkeys(("strikes", "destroyed", *_BACK_MEANS), 0)
     destroyed = criticals = cheats = 0
+    close_combat = request.attacker is not None and any(weapon.close_combat for weapon in request.weapons)
     for _ in range(trials):
-        tally = Tally(remaining=plan.remaining)
-        roll_weapons(plan.weapons, plan, roller, tally)
-        final = tally.remaining
-        if roll_critical(plan, roller, plan.remaining, final, plan.existing_criticals) is not None:
-            criticals += 1
-        if roll_cheat_death(plan, roller, final):
-            cheats += 1
-            final = 1
-        for outcome in tally.outcomes:
+        result = resolve_attack_with(request=request, ruleset=ruleset, roller=roller)
+        roller.log.clear()  # only the counts matter here
+        for outcome in result.weapons:
             sums["hits"] += outcome.hits
             sums["saved"] += outcome.saved
             sums["unsaved"] += outcome.unsaved
             sums["damage"] += outcome.damage
-        sums["models_removed"] += plan.models - models_left(final, plan.per_model)
-        sums["damage_removed"] += plan.remaining - final
-        destroyed += final <= 0
-        roller.log.clear()  # only the counts matter here
+        sums["models_removed"] += result.models_removed
+        sums["damage_removed"] += result.damage_removed
+        destroyed += result.destroyed
+        criticals += result.critical_hit is not None
+        cheats += bool(result.cheat_death)
+        if result.retaliation is not None:
+            back["strikes"] += 1
+            back["destroyed"] += result.retaliation.destroyed
+            back["models_removed"] += result.retaliation.models_removed
+            back["damage_removed"] += result.retaliation.damage_removed
     return MonteCarloResult(
         trials=trials,
         seed=seed,
@@ -74,4 +79,5 @@ def monte_carlo_odds(*, request: AttackRequest, ruleset: RuleSet, trials: int, s
         p_destroyed=destroyed / trials,
         p_critical_hit=criticals / trials,
         p_cheat_death=cheats / trials,
+        strike_back={name: total / trials for name, total in back.items()} if close_combat else {},
     )

@@ -8,9 +8,10 @@ weapon line by weapon line, in the order the dice resolve them. Only hits
 that do at least 1 damage change the target, and a target of T points is gone
 after at most T of them, so that program is finite and exact even for lasers.
 
-The odds are the attacker's own attack: as in the Monte Carlo check, every
-declared die is rolled (a defender's First Strike that kills attackers before
-they strike, and the defender's retaliation, are outside these odds).
+A close-combat attack by a known attacker also gets the odds of the target
+striking back (``strikeback``): the attacker's losses, and, when the defender
+strikes first, the target's losses from the attackers left standing. The hits,
+saves and damage distributions always count every die the attacker declares.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rules.engine import series
 from rules.engine.damage import (
@@ -32,6 +34,9 @@ from rules.engine.plan import AttackPlan, WeaponPlan, build_plan
 from rules.engine.requests import AttackRequest, check_request
 from rules.engine.ruleset import RuleSet
 from rules.engine.series import Series
+
+if TYPE_CHECKING:
+    from rules.engine.strikeback import StrikeBackOdds
 
 QUANTITIES = ("hits", "saved", "unsaved", "damage", "models_removed", "damage_removed")
 
@@ -66,6 +71,8 @@ class OddsResult:
     p_destroyed: Fraction
     p_critical_hit: Fraction
     p_cheat_death: Fraction  # chance a destroyed hero comes back
+    # Close combat by a known attacker: the target's strike back (None otherwise).
+    strike_back: StrikeBackOdds | None = None
 
     @property
     def expected(self) -> dict[str, Fraction]:
@@ -78,12 +85,19 @@ class OddsResult:
             "p_destroyed": float(self.p_destroyed),
             "p_critical_hit": float(self.p_critical_hit),
             "p_cheat_death": float(self.p_cheat_death),
+            "strike_back": None if self.strike_back is None else self.strike_back.to_dict(),
         }
 
 
 def attack_odds(*, request: AttackRequest, ruleset: RuleSet) -> OddsResult:
     check_request(request, ruleset)
-    return odds_of_plan(build_plan(request, ruleset))
+    plan = build_plan(request, ruleset)
+    if plan.melee and request.attacker is not None:
+        # Imported here: the strike-back odds are built on this module's dynamic program.
+        from rules.engine.strikeback import close_combat_odds
+
+        return close_combat_odds(request, ruleset, plan)
+    return odds_of_plan(plan)
 
 
 def clear_caches() -> None:
@@ -93,10 +107,14 @@ def clear_caches() -> None:
 
 
 def odds_of_plan(plan: AttackPlan) -> OddsResult:
-    """Exact odds of a compiled plan (``attack_odds`` without the checks)."""
+    """Exact odds of a compiled plan (``attack_odds`` without the checks or the strike back)."""
+    return assemble(plan, losses_through(start_state(plan), plan.weapons, plan))
+
+
+def assemble(plan: AttackPlan, before: tuple[Fraction, ...]) -> OddsResult:
+    """The odds of a plan whose target ends with ``before[r]`` = P(r points left), before Cheat Death."""
     weapons = plan.weapons
-    losses = _losses(plan)
-    before = losses  # remaining points after the dice, before Cheat Death
+    losses = before
     p_critical = Fraction(0)
     if plan.criticals and len(plan.existing_criticals) < len(CRITICAL_TABLE):
         p_critical = sum(before[1 : plan.remaining], Fraction(0)) * CRITICAL_CHANCE
@@ -146,23 +164,36 @@ def _removed(losses: tuple[Fraction, ...], measure: Callable[[int], int], top: i
     return Distribution(probabilities=tuple(probs), expected=mean)
 
 
-def _losses(plan: AttackPlan) -> tuple[Fraction, ...]:
-    """P(remaining points = r) after every weapon, r = 0..plan.remaining."""
-    top = plan.remaining
-    state = series.from_fractions([0] * top + [1])
-    for weapon in plan.weapons:
-        state = _after_weapon(state, weapon, plan)
+def start_state(plan: AttackPlan) -> Series:
+    """The target before the attack: all of its remaining points, for certain."""
+    return series.from_fractions([0] * plan.remaining + [1])
+
+
+def losses_through(state: Series, weapons: tuple[WeaponPlan, ...], plan: AttackPlan) -> tuple[Fraction, ...]:
+    """P(remaining points = r), r = 0..plan.remaining, once ``weapons`` have fired on ``state``."""
+    for weapon in weapons:
+        state = after_weapon(state, weapon, plan)
+    return as_fractions(state, plan.remaining)
+
+
+def as_fractions(state: Series, top: int) -> tuple[Fraction, ...]:
     probs = list(state.fractions())
     probs.extend([Fraction(0)] * (top + 1 - len(probs)))
     return tuple(probs)
 
 
-def _after_weapon(state: Series, weapon: WeaponPlan, plan: AttackPlan) -> Series:
+def after_weapon(state: Series, weapon: WeaponPlan, plan: AttackPlan) -> Series:
     """Mix the states reached after k damaging hits by the chance of k such hits."""
+    untouched, bitten = weapon_parts(state, weapon, plan)
+    return series.add(series.scale(state, untouched), bitten)
+
+
+def weapon_parts(state: Series, weapon: WeaponPlan, plan: AttackPlan) -> tuple[Fraction, Series]:
+    """P(no hit of this line does damage), and the states after one or more hits that do, weighted."""
     per_hit = _damage_after_resilience(weapon)
     biting = weapon.unsaved * (1 - per_hit[0])  # a hit that gets through and does damage
     if not weapon.dice or not biting:
-        return state
+        return Fraction(1), series.from_fractions([])
     top = plan.remaining
     spec = LineSpec(weapon.dice, weapon.first_hit, weapon.chain, (1 - biting, biting))
     counts, more = truncated(spec, top)
@@ -170,14 +201,14 @@ def _after_weapon(state: Series, weapon: WeaponPlan, plan: AttackPlan) -> Series
     bite = series.from_fractions([weapon.unsaved * p / biting for p in per_hit[1:]])
     # While a sniper's hits resolve, index top+1+r holds "r points left, the chosen model fell".
     fallen = top + 1 if weapon.snipe else None
-    mixed = series.scale(state, counts[0])
+    mixed = series.from_fractions([])
     current = state
     for k in range(1, top + 1):
         current = _step(current, bite, plan.per_model, fallen)
         weight = counts[k] if k < top else more
         if weight:
             mixed = series.add(mixed, series.scale(_merged(current, fallen), weight))
-    return mixed
+    return counts[0], mixed
 
 
 def _step(state: Series, bite: Series, per_model: int, fallen: int | None) -> Series:

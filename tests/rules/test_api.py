@@ -104,3 +104,23 @@ def test_it_lists_the_switchable_rtz_rules(api_client):
 
     assert {"unified_saves", "damage_resilient_rtz", "suppression_rtz"} <= {s["name"] for s in switches}
     assert all(s["description"] for s in switches)
+
+
+def test_close_combat_odds_include_the_targets_strike_back(api_client):
+    brawl = {
+        "ruleset": {"name": "rulebook"},
+        "attack": {
+            "weapons": [{"name": "Knife", "line": {"infantry": "1/1"}, "close_combat": True}],
+            "target": {"unit_class": "infantry", "armour": 1, "models": 1, "skills": ["first_strike"]},
+            "attacker": {"unit_class": "infantry", "armour": 1, "models": 1},
+        },
+    }
+
+    odds = api_client.post("/api/rules/attacks/odds/", brawl, format="json").json()
+
+    back = odds["strike_back"]
+    assert back["order"] == "defender_first"
+    # The defender's die kills first 1 time in 3; the knife then kills 1 time in 3 of the rest.
+    assert back["p_destroyed"] == pytest.approx(1 / 3)
+    assert odds["p_destroyed"] == pytest.approx(2 / 9)
+    assert back["models_removed"]["probabilities"] == pytest.approx([2 / 3, 1 / 3])

@@ -305,3 +305,29 @@ def test_the_roll_is_told_in_one_sentence():
         "The target is stunned.",
         "Rockets: 1 ammo box left.",
     ]
+
+
+def test_close_combat_shows_the_targets_strike_back_as_the_api_gives_it(client, api_client, demo):
+    volga = demo.units.get(name="Volga Close Assault Squad")
+    spades_only = {"weapons_for": volga.pk, "w1_use": "on", "w1_count": "5"}
+    response = client.get("/odds/", picked(demo, volga.name, "Ironside Heavy Squad", **spades_only))
+    calc = response.context["calc"]
+    assert [weapon["name"] for weapon in calc.built.data["attack"]["weapons"]] == ["Entrenching Spade"]
+
+    back = calc.odds["strike_back"]
+    api = api_client.post("/api/rules/attacks/odds/", calc.built.data, format="json").json()
+
+    assert api["strike_back"] == back
+    assert back["order"] == "simultaneous"
+    assert back["p_strikes_back"] == 1  # three Ironsides stand when they strike: nothing came before
+    page = response.content.decode()
+    assert 'data-testid="strike-back"' in page
+    assert f"<dd>{percent(back['p_destroyed'])}</dd>" in page
+    assert "Your models lost" in page
+
+
+def test_a_ranged_attack_has_no_strike_back_section(client, demo):
+    response = client.get("/odds/", picked(demo, "Bärwolf", "Donnerkeil"))
+
+    assert response.context["calc"].odds["strike_back"] is None
+    assert 'data-testid="strike-back"' not in response.content.decode()
