@@ -16,7 +16,7 @@ from typing import Any
 
 from django.http import QueryDict
 
-from rules.catalogue import engine_cell, folded_weapon, unit_target
+from rules.catalogue import engine_cell, folded_weapon, strike_back_weapons, unit_target
 from rules.charts import BarChart, percent
 from rules.engine import EngineInputError, WeaponTrait
 from rules.engine.ruleset import SWITCHES
@@ -228,6 +228,11 @@ def build_request(form: OddsForm, *, seed: int | None = None) -> BuiltRequest:
     attack["target"] = target
     if attacker is not None:
         attack["attacker"] = attacker
+        if any(melee) and data.get("target_source") != MANUAL and form.target is not None:
+            # A catalogue target strikes back with the close-combat weapons on its card.
+            cc_weapons = strike_back_weapons(form.target, int(target["models"]), attacker)
+            if cc_weapons is not None:
+                target["cc_weapons"] = cc_weapons
     conditions = {}
     if data.get("height") and data["height"] != "level":
         conditions["height"] = data["height"]

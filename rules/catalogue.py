@@ -313,6 +313,44 @@ def unit_target(unit: Unit) -> dict[str, Any]:
     return target
 
 
+IMPROVISED: dict[str, Any] = {
+    "name": "Improvised close-combat weapon",
+    "kind": "improvised",
+    "line": {"infantry": "1/1", "vehicle": "1/1"},
+    "close_combat": True,
+}
+
+
+def strike_back_weapons(unit: Unit, models: int, against: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """What ``models`` of a catalogue unit strike back with in close combat against ``against``.
+
+    Each model carrying a close-combat weapon that can reach the attacker uses
+    it (the card's count is how many carry it); every other model has the
+    improvised weapon. Ruling: the carried weapons are listed first, so the
+    models that fall to a first strike are the ones with improvised weapons. A
+    hero or vehicle strikes with all of its close-combat weapons. None when the
+    card gives none: the engine then arms every model with the improvised one.
+    """
+    melee = [
+        weapon
+        for weapon in unit_weapons(unit)
+        if weapon.close_combat and weapon.can_target(str(against["unit_class"]), int(against["armour"]))
+    ]
+    if not melee:
+        return None
+    if models == 1:
+        return [folded_weapon(dict(weapon.weapon, count=weapon.default_count), 1) for weapon in melee]
+    lines, armed = [], 0
+    for weapon in melee:
+        count = min(weapon.default_count, models - armed)
+        if count > 0:
+            lines.append(dict(weapon.weapon, count=count))
+            armed += count
+    if armed < models:
+        lines.append(dict(IMPROVISED, count=models - armed))
+    return lines
+
+
 def _fitting_skills(skills: list[str], kind: UnitKind, hero: bool) -> list[str]:
     """Drop skills the engine refuses for this kind of unit, so catalogue quirks cannot block an attack.
 

@@ -12,6 +12,7 @@ from rules.catalogue import (
     engine_cell,
     engine_line,
     folded_weapon,
+    strike_back_weapons,
     unit_skills,
     unit_target,
     unit_weapons,
@@ -277,6 +278,51 @@ def test_extra_weapons_on_a_single_model_are_folded_into_its_dice():
         "count": 1,
     }
     assert folded_weapon(weapon, 5) == weapon, "a squad fires one line per model"
+
+
+SPADE = {"name": "Spade", "range": "C", "count": 2, "lines": {"infantry-1": "2/1", "vehicle-1": "1/1"}}
+RIFLE = {"name": "Rifle", "range": "6", "count": 5, "lines": {"infantry-1": "1/1"}}
+SOLDIER = {"unit_class": "infantry", "armour": 1}
+
+
+def _squad(*weapons: dict[str, Any], models: int = 5) -> Unit:
+    return Unit(name="Pioneers", unit_type="infantry", armour=1, damage=models, weapons=list(weapons))
+
+
+def test_a_squad_strikes_back_with_the_close_combat_weapons_it_carries_and_improvises_the_rest():
+    lines = strike_back_weapons(_squad(RIFLE, SPADE), 5, SOLDIER)
+
+    assert lines is not None
+    assert [(line["name"], line["count"]) for line in lines] == [
+        ("Spade", 2),
+        ("Improvised close-combat weapon", 3),
+    ]
+    # The spades are listed first, so the models that fall first are the improvising ones.
+    assert lines[0]["line"]["infantry"][0] == "2/1"
+
+
+def test_a_weakened_squad_strikes_back_with_no_more_weapons_than_models():
+    lines = strike_back_weapons(_squad(SPADE), 1, SOLDIER)
+
+    assert lines is not None
+    assert [(line["name"], line["count"]) for line in lines] == [("Spade", 1)]
+
+
+def test_a_card_without_close_combat_weapons_leaves_the_improvised_default_to_the_engine():
+    assert strike_back_weapons(_squad(RIFLE), 5, SOLDIER) is None
+
+
+def test_a_weapon_that_cannot_reach_the_attacker_is_not_used_to_strike_back():
+    assert strike_back_weapons(_squad(SPADE), 5, {"unit_class": "vehicle", "armour": 3}) is None
+
+
+def test_a_single_model_strikes_back_with_all_its_close_combat_weapons_folded():
+    hero = Unit(name="Brawler", unit_type="infantry", armour=1, damage=3, hero=True, weapons=[SPADE])
+
+    lines = strike_back_weapons(hero, 1, SOLDIER)
+
+    assert lines is not None
+    assert [(line["count"], line["line"]["infantry"][0]) for line in lines] == [(1, "4/1")]
 
 
 def test_every_weapon_of_the_demo_catalogue_converts_and_its_odds_compute(demo):

@@ -320,6 +320,9 @@ def test_close_combat_shows_the_targets_strike_back_as_the_api_gives_it(client, 
     assert api["strike_back"] == back
     assert back["order"] == "simultaneous"
     assert back["p_strikes_back"] == 1  # three Ironsides stand when they strike: nothing came before
+    # They strike back with the gauntlets on their card, not improvised weapons.
+    cc_weapons = calc.built.data["attack"]["target"]["cc_weapons"]
+    assert [(weapon["name"], weapon["count"]) for weapon in cc_weapons] == [("Piston Gauntlet", 3)]
     page = response.content.decode()
     assert 'data-testid="strike-back"' in page
     assert f"<dd>{percent(back['p_destroyed'])}</dd>" in page
