@@ -20,6 +20,7 @@ from armies.models import Unit
 from rules.engine import EngineInputError, WeaponKind, WeaponTrait, parse_cell
 from rules.engine.state import ARMOUR_RANGE, UnitKind
 from rules.engine.targets import Skill
+from rules.engine.weapons import improvised_weapon
 
 # Weapon specials (as BattleScribe and our JSON catalogues spell them) -> the engine's weapon kind.
 SPECIAL_KINDS: Mapping[str, WeaponKind] = {
@@ -313,12 +314,16 @@ def unit_target(unit: Unit) -> dict[str, Any]:
     return target
 
 
-IMPROVISED: dict[str, Any] = {
-    "name": "Improvised close-combat weapon",
-    "kind": "improvised",
-    "line": {"infantry": "1/1", "vehicle": "1/1"},
-    "close_combat": True,
-}
+def _improvised(count: int) -> dict[str, Any]:
+    """The engine's improvised close-combat weapon as a request weapon entry."""
+    weapon = improvised_weapon(count)
+    return {
+        "name": weapon.name,
+        "kind": weapon.kind.value,
+        "line": weapon.line.to_dict(),
+        "close_combat": True,
+        "count": count,
+    }
 
 
 def strike_back_weapons(unit: Unit, models: int, against: Mapping[str, Any]) -> list[dict[str, Any]] | None:
@@ -347,7 +352,7 @@ def strike_back_weapons(unit: Unit, models: int, against: Mapping[str, Any]) -> 
             lines.append(dict(weapon.weapon, count=count))
             armed += count
     if armed < models:
-        lines.append(dict(IMPROVISED, count=models - armed))
+        lines.append(_improvised(models - armed))
     return lines
 
 

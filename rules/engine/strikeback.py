@@ -30,6 +30,7 @@ from rules.engine.damage import models_left
 from rules.engine.odds import (
     Distribution,
     OddsResult,
+    as_fractions,
     assemble,
     losses_through,
     odds_of_plan,
@@ -77,15 +78,18 @@ def close_combat_odds(request: AttackRequest, ruleset: RuleSet, plan: AttackPlan
     """``attack_odds`` for a checked close-combat request with an attacker."""
     order = strike_order(request, ruleset)
     after_ranged = _through(_Split(start_state(plan), series.from_fractions([])), plan.ranged, plan)
-    at_strike = (
-        after_ranged if order is not StrikeOrder.ATTACKER_FIRST else _through(after_ranged, plan.melee, plan)
-    )
+    if order is StrikeOrder.DEFENDER_FIRST:
+        groups = _by_standing(after_ranged.free, plan)
+        answers = {standing: _strike_back(request, ruleset, standing) for standing in groups}
+        odds = _defender_first(request, ruleset, plan, after_ranged, groups, answers)
+        return replace(odds, strike_back=_mixed_strike_back(order, request, groups, answers))
+    # The strike back does not change the attacker's dice: its whole attack runs on.
+    after_all = _through(after_ranged, plan.melee, plan)
+    at_strike = after_all if order is StrikeOrder.ATTACKER_FIRST else after_ranged
     groups = _by_standing(at_strike.free, plan)
     answers = {standing: _strike_back(request, ruleset, standing) for standing in groups}
-    back = _mixed_strike_back(order, request, groups, answers)
-    if order is not StrikeOrder.DEFENDER_FIRST:
-        return replace(odds_of_plan(plan), strike_back=back)
-    return replace(_defender_first(request, ruleset, plan, after_ranged, groups, answers), strike_back=back)
+    before = as_fractions(series.add(after_all.free, after_all.blocked), plan.remaining)
+    return replace(assemble(plan, before), strike_back=_mixed_strike_back(order, request, groups, answers))
 
 
 def _through(split: _Split, weapons: tuple[WeaponPlan, ...], plan: AttackPlan) -> _Split:

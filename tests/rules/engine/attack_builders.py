@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -9,6 +10,7 @@ from rules.engine import (
     AttackRequest,
     AttackResult,
     Conditions,
+    Distribution,
     RuleSet,
     Target,
     Weapon,
@@ -89,3 +91,14 @@ def scripted(request: AttackRequest, faces: Iterable[Face], ruleset: RuleSet = R
 
 def purposes(result: AttackResult) -> list[str]:
     return [record.purpose for record in result.log]
+
+
+# Monte Carlo checks roll this many attacks with a fixed seed.
+TRIALS = 20_000
+
+
+def close_to_exact(sampled: float, exact: Distribution) -> bool:
+    """A sampled mean agrees with the exact one within max(0.02, 4 standard errors of TRIALS rolls)."""
+    mean = float(exact.expected)
+    spread = math.sqrt(sum(float(p) * (k - mean) ** 2 for k, p in enumerate(exact.probabilities)))
+    return abs(sampled - mean) < max(0.02, 4 * spread / math.sqrt(TRIALS))

@@ -3,12 +3,11 @@
 The small cases are worked out by hand in each docstring (one die hits on
 [BLOC], 1/3; soldiers in the open have no save under the rulebook). The larger
 ones are checked against 20,000 rolled resolutions, strike back included, with
-the tolerances of ``test_odds_montecarlo``.
+the tolerance of ``attack_builders.close_to_exact``.
 """
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import pytest
@@ -17,7 +16,6 @@ from hypothesis import strategies as st
 
 from rules.engine import (
     Conditions,
-    Distribution,
     Height,
     RuleSet,
     Skill,
@@ -30,7 +28,7 @@ from rules.engine.odds import QUANTITIES, odds_of_plan
 from rules.engine.plan import build_plan
 from rules.engine.weapons import improvised_weapon
 
-from .attack_builders import RTZ, RULEBOOK, attack, hero, infantry, vehicle, weapon
+from .attack_builders import RTZ, RULEBOOK, TRIALS, attack, close_to_exact, hero, infantry, vehicle, weapon
 
 FIRST_STRIKE = frozenset({Skill.FIRST_STRIKE})
 
@@ -146,8 +144,6 @@ def test_there_is_no_strike_back_without_close_combat_or_a_known_attacker():
     assert attack_odds(request=duel(), ruleset=RTZ).to_dict()["strike_back"]["order"] == "simultaneous"
 
 
-TRIALS = 20_000
-
 CASES = {
     "squads at the same time, rifles first": (
         attack(
@@ -187,15 +183,6 @@ CASES = {
 }
 
 
-def _spread(distribution: Distribution) -> float:
-    mean = float(distribution.expected)
-    return math.sqrt(sum(float(p) * (k - mean) ** 2 for k, p in enumerate(distribution.probabilities)))
-
-
-def _close(sampled: float, exact: Distribution) -> bool:
-    return abs(sampled - float(exact.expected)) < max(0.02, 4 * _spread(exact) / math.sqrt(TRIALS))
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_strike_back_odds_agree_with_rolled_resolutions(name):
     """Exact odds and 20,000 resolutions agree on both sides' losses and on how often the target strikes back."""
@@ -209,13 +196,13 @@ def test_strike_back_odds_agree_with_rolled_resolutions(name):
         QUANTITIES if back.order is not StrikeOrder.DEFENDER_FIRST else ("models_removed", "damage_removed")
     )
     for quantity in counted:
-        assert _close(sampled.expected[quantity], getattr(exact, quantity)), quantity
+        assert close_to_exact(sampled.expected[quantity], getattr(exact, quantity)), quantity
     assert abs(sampled.p_destroyed - float(exact.p_destroyed)) < 0.02
     assert abs(sampled.p_cheat_death - float(exact.p_cheat_death)) < 0.02
     assert abs(sampled.strike_back["strikes"] - float(back.p_strikes_back)) < 0.02
     assert abs(sampled.strike_back["destroyed"] - float(back.p_destroyed)) < 0.02
-    assert _close(sampled.strike_back["models_removed"], back.models_removed)
-    assert _close(sampled.strike_back["damage_removed"], back.damage_removed)
+    assert close_to_exact(sampled.strike_back["models_removed"], back.models_removed)
+    assert close_to_exact(sampled.strike_back["damage_removed"], back.damage_removed)
 
 
 def test_every_strike_back_distribution_sums_to_one():
