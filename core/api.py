@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from core.errors import ConflictError, DomainError
 from core.selectors import health_report
 
 
@@ -35,11 +36,22 @@ def _flatten(detail: Any, path: str = "") -> list[dict[str, str]]:
     return [{"field": path, "code": str(getattr(detail, "code", "invalid")), "message": str(detail)}]
 
 
+def domain_error_response(exc: DomainError) -> Response:
+    """The documented shape for a refusal: 400, or 409 for a conflict or a lost race."""
+    error = {"field": exc.field, "code": exc.code, "message": exc.message}
+    detail = f"{exc.field}: {exc.message}" if exc.field else exc.message
+    status = 409 if isinstance(exc, ConflictError) else 400
+    return Response({"code": exc.code, "detail": detail, "errors": [error]}, status=status)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler, with every error given a stable ``code`` and, for bad input, its fields.
 
     Shape: ``{"code": ..., "detail": ..., "errors": [{"field", "code", "message"}]}``.
+    A ``DomainError`` raised anywhere below a view is mapped here, once.
     """
+    if isinstance(exc, DomainError):
+        return domain_error_response(exc)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

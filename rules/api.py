@@ -8,14 +8,12 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view, inline_serializer
 from rest_framework import permissions, serializers
-from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from rules.engine import EngineInputError
 from rules.referee import referee_odds, referee_resolve, ruleset_switches
 
 EXAMPLE = {
@@ -48,10 +46,6 @@ class RefereeThrottle(AnonRateThrottle):
     scope = "referee"
 
 
-def _bad_input(exc: EngineInputError) -> ValidationError:
-    return ValidationError({exc.field or "non_field_errors": [exc.reason]})
-
-
 class _RefereeApi(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [RefereeThrottle]
@@ -72,10 +66,7 @@ def _referee_view(
     )
     class RefereeApi(_RefereeApi):
         def post(self, request: Request) -> Response:
-            try:
-                return Response(answer(request.data))
-            except EngineInputError as exc:
-                raise _bad_input(exc) from exc
+            return Response(answer(request.data))
 
     return RefereeApi
 

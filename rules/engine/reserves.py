@@ -35,11 +35,7 @@ class ReserveRefusedError(EngineInputError):
     """A reserve placement or return the rules refuse, with a stable ``code``."""
 
     def __init__(self, code: ReserveCode, reason: str, field: str = "unit") -> None:
-        self.code = code
-        super().__init__(field, reason)
-
-    def __reduce__(self) -> tuple[type[EngineInputError], tuple[str, ...]]:
-        return (type(self), (self.code, self.reason, self.field))
+        super().__init__(field, reason, code=code)
 
 
 class ReserveReason(StrEnum):

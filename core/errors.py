@@ -1,0 +1,58 @@
+"""The one base for every refusal a user can cause.
+
+Plain Python with no Django imports, so the pure engines (``rules.engine``,
+``armies.validation``) can raise it too. Every app's errors subclass it; the
+API's exception handler (``core.api``) turns any of them into the documented
+error shape, and pages show ``message`` next to ``field``.
+
+- ``code`` is stable: clients and tests match on it, people never see it.
+- ``message`` is for people: it names what is wrong and why, in a sentence.
+- ``field`` is the path of the input at fault (``weapons[0].count``,
+  ``list.entries[3].unit``), or ``""`` when the refusal is about the whole request.
+
+A ``ConflictError`` is a refusal because of the state of things rather than the
+input: the object changed under the caller, or another request won a race. The
+API answers it with 409 instead of 400.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class DomainError(Exception):
+    """A change or a question the domain refuses, with a stable code, a message and a field."""
+
+    default_code: ClassVar[str] = "invalid"
+
+    def __init__(self, code: str, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.code = code or self.default_code
+        self.message = message
+        self.field = field
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}" if self.field else self.message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Celery ships exceptions between processes; the default pickling would
+        # rebuild the error from its message alone and lose the code and field.
+        return (_rebuild, (type(self), self.code, self.message, self.field))
+
+    def with_field_prefix(self, prefix: str) -> DomainError:
+        """The same error with its field nested under ``prefix`` (``list`` + ``$.entries`` -> ``list.entries``)."""
+        inner = self.field.removeprefix("$").removeprefix(".")
+        field = f"{prefix}.{inner}" if inner and not inner.startswith("[") else f"{prefix}{inner}"
+        return _rebuild(type(self), self.code, self.message, field)
+
+
+class ConflictError(DomainError):
+    """Refused because of the current state (a lost race, a stale version): HTTP 409."""
+
+    default_code: ClassVar[str] = "conflict"
+
+
+def _rebuild(cls: type[DomainError], code: str, message: str, field: str) -> DomainError:
+    error = cls.__new__(cls)
+    DomainError.__init__(error, code, message, field)
+    return error
