@@ -11,6 +11,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from armies.blocs import FIELDED_BLOCS
+
 UnitType = Literal["infantry", "vehicle", "aircraft"]
 SlotRole = Literal["command", "combat", "support"]
 
@@ -29,8 +31,8 @@ LINE_KEYS: tuple[str, ...] = tuple(
 )
 NO_LINE = "-"
 
-# The blocs a campaign knows; "Mercenaries" is not a bloc in the rules but is fielded like one.
-KNOWN_BLOCS: tuple[str, ...] = ("Allies", "Axis", "SSU", "Mercenaries")
+# The blocs a catalogue may name (armies.blocs is the one vocabulary).
+KNOWN_BLOCS: tuple[str, ...] = FIELDED_BLOCS
 
 
 class CatalogueFormatError(Exception):
