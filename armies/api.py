@@ -1,13 +1,13 @@
 """REST endpoints for catalogues, army lists and the public list validator.
 
 One view per operation; each has its input and output serializers. Access is
-decided by ``core.permissions``; a list that is not yours answers 404, so its
+decided by ``armies.permissions``; a list that is not yours answers 404, so its
 existence does not leak.
 """
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
@@ -25,15 +25,10 @@ from accounts.models import User
 from armies import selectors
 from armies import validation as v
 from armies.models import ArmyList, Catalogue, CatalogueImport
+from armies.permissions import can_import_catalogue
 from armies.services import army_lists as lists
-from armies.services.catalogue_import import CatalogueImportError, catalogue_import_start
-from core.permissions import can_import_catalogue
-
-
-def raise_list_error(exc: lists.ArmyListError) -> NoReturn:
-    raise ValidationError(
-        {exc.field or "non_field_errors": [serializers.ErrorDetail(exc.message, code=exc.code)]}
-    )
+from armies.services.catalogue_import import catalogue_import_start
+from armies.validation import limits
 
 
 class CatalogueOutput(serializers.ModelSerializer[Catalogue]):
@@ -119,11 +114,8 @@ class CatalogueImportStartApi(APIView):
         if not can_import_catalogue(request.user):
             raise PermissionDenied("only staff may import catalogues")
         assert isinstance(request.user, User)
-        try:
-            with transaction.atomic():
-                job = catalogue_import_start(files=request.FILES.getlist("files"), user=request.user)
-        except CatalogueImportError as exc:
-            raise ValidationError({"files": [serializers.ErrorDetail(exc.message, code=exc.code)]}) from exc
+        with transaction.atomic():
+            job = catalogue_import_start(files=request.FILES.getlist("files"), user=request.user)
         return Response(ImportOutput(job).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -160,10 +152,14 @@ class ArmyListOutput(serializers.ModelSerializer[ArmyList]):
 
 class ArmyListCreateInput(serializers.Serializer[Any]):
     catalogue = serializers.PrimaryKeyRelatedField(queryset=Catalogue.objects.all())
-    name = serializers.CharField(max_length=120)
-    bloc = serializers.CharField(max_length=40)
-    faction = serializers.CharField(max_length=80, required=False, allow_blank=True, allow_null=True)
-    points_limit = serializers.IntegerField(min_value=1, max_value=10000)
+    name = serializers.CharField(max_length=limits.NAME_MAX_LENGTH)
+    bloc = serializers.CharField(max_length=limits.BLOC_MAX_LENGTH)
+    faction = serializers.CharField(
+        max_length=limits.KEY_MAX_LENGTH, required=False, allow_blank=True, allow_null=True
+    )
+    points_limit = serializers.IntegerField(
+        min_value=limits.POINTS_LIMIT_MIN, max_value=limits.POINTS_LIMIT_MAX
+    )
     role = serializers.ChoiceField(choices=ArmyList.Role.choices, required=False, allow_null=True)
 
 
@@ -215,9 +211,7 @@ class ArmyListImportApi(APIView):
         try:
             army_list = lists.army_list_import(owner=_user(request), document=document, catalogue=catalogue)
         except lists.ArmyListError as exc:
-            raise_list_error(
-                lists.ArmyListError(exc.code, exc.message, f"list.{exc.field.removeprefix('$.')}")
-            )
+            raise exc.with_field_prefix("list") from exc
         return Response(ArmyListOutput(army_list).data, status=status.HTTP_201_CREATED)
 
 
@@ -236,9 +230,7 @@ class ArmyListDetailApi(APIView):
         try:
             lists.army_list_replace(army_list=army_list, document=body["content"])
         except lists.ArmyListError as exc:
-            raise_list_error(
-                lists.ArmyListError(exc.code, exc.message, f"content.{exc.field.removeprefix('$.')}")
-            )
+            raise exc.with_field_prefix("content") from exc
         return Response(ArmyListOutput(army_list).data)
 
     @extend_schema(responses={204: None}, operation_id="army_lists_delete")
@@ -311,15 +303,8 @@ class ValidateListApi(APIView):
             raise ValidationError({"catalogue": ["must be a catalogue id (an integer)"]})
         try:
             checked = selectors.army_list_document_verdict(document=document, catalogue_id=catalogue_id)
-        except selectors.CatalogueMissingError as exc:
-            raise ValidationError({"catalogue": [str(exc)]}) from exc
         except v.ListFormatError as exc:
-            raise ValidationError(
-                {
-                    f"list.{path.removeprefix('$.')}" if path != "$" else "list": [reason]
-                    for path, reason in exc.errors
-                }
-            ) from exc
+            raise exc.with_field_prefix("list") from exc
         catalogue = checked.catalogue
         about = {"id": catalogue.pk, "name": catalogue.name, "version": catalogue.version}
         return Response({**checked.verdict.to_dict(), "catalogue": about})

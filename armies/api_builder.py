@@ -17,9 +17,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armies import selectors
-from armies.api import ArmyListOutput, VerdictOutput, owned_list, raise_list_error
+from armies.api import ArmyListOutput, VerdictOutput, owned_list
 from armies.models import ArmyList
 from armies.services import army_lists as lists
+from armies.validation import limits
 
 ListWithVerdict = inline_serializer(
     "ArmyListWithVerdict", {"list": ArmyListOutput(), "verdict": VerdictOutput}
@@ -36,20 +37,19 @@ def _change(
     request: Request, pk: int, action: Callable[[ArmyList], Any], *, created: bool = False
 ) -> Response:
     army_list = owned_list(request, pk, change=True)
-    try:
-        action(army_list)
-    except lists.ArmyListError as exc:
-        raise_list_error(exc)
+    action(army_list)
     army_list.refresh_from_db()
     return _answer(army_list, created)
 
 
 class SettingsInput(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=200)
-    bloc = serializers.CharField(max_length=64)
-    points_limit = serializers.IntegerField(min_value=1, max_value=10000)
+    name = serializers.CharField(max_length=limits.NAME_MAX_LENGTH)
+    bloc = serializers.CharField(max_length=limits.BLOC_MAX_LENGTH)
+    points_limit = serializers.IntegerField(
+        min_value=limits.POINTS_LIMIT_MIN, max_value=limits.POINTS_LIMIT_MAX
+    )
     faction = serializers.CharField(
-        max_length=128, required=False, allow_blank=True, allow_null=True, default=None
+        max_length=limits.KEY_MAX_LENGTH, required=False, allow_blank=True, allow_null=True, default=None
     )
     role = serializers.ChoiceField(
         choices=ArmyList.Role.choices, required=False, allow_null=True, default=None
@@ -67,16 +67,24 @@ class ArmyListSettingsApi(APIView):
 
 
 class EntryInput(serializers.Serializer[Any]):
-    unit = serializers.CharField(max_length=128)
+    unit = serializers.CharField(max_length=limits.KEY_MAX_LENGTH)
 
 
 class EntryChangeInput(serializers.Serializer[Any]):
-    joined_to = serializers.CharField(required=False, allow_null=True, allow_blank=True)
-    pilot_of = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    joined_to = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=limits.ID_MAX_LENGTH
+    )
+    pilot_of = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=limits.ID_MAX_LENGTH
+    )
     captured = serializers.BooleanField(required=False)
     reserve = serializers.BooleanField(required=False)
-    platoon = serializers.CharField(required=False, allow_null=True, allow_blank=True)
-    slot = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    platoon = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=limits.ID_MAX_LENGTH
+    )
+    slot = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=limits.KEY_MAX_LENGTH
+    )
 
 
 class ArmyListEntriesApi(APIView):
@@ -108,7 +116,7 @@ class ArmyListEntryApi(APIView):
 
 
 class PlatoonInput(serializers.Serializer[Any]):
-    chart = serializers.CharField(max_length=128)
+    chart = serializers.CharField(max_length=limits.KEY_MAX_LENGTH)
 
 
 class ArmyListPlatoonsApi(APIView):
@@ -135,7 +143,11 @@ class ArmyListPlatoonApi(APIView):
 class FortificationInput(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["strongpoint", "bunker"])
     unit = serializers.CharField(
-        required=False, allow_null=True, default=None, help_text="a strongpoint unit's entry"
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=limits.ID_MAX_LENGTH,
+        help_text="a strongpoint unit's entry",
     )
 
 

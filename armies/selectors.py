@@ -11,6 +11,8 @@ from django.db.models import Count, Q, QuerySet
 from accounts.models import User
 from armies import validation as v
 from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, PlatoonChart, Unit
+from armies.permissions import can_change_army_list, can_view_army_list
+from core.errors import DomainError
 
 _CACHE: OrderedDict[tuple[int, str], v.Catalogue] = OrderedDict()
 _CACHE_SIZE = 8
@@ -130,8 +132,6 @@ def catalogue_for_validation(*, catalogue: Catalogue) -> v.Catalogue:
 
 def army_list_for_actor(*, user: Any, pk: int, change: bool) -> ArmyList | None:
     """The list if ``user`` may see it (``change``: may change it); None otherwise, so lists never leak."""
-    from core.permissions import can_change_army_list, can_view_army_list
-
     army_list = ArmyList.objects.select_related("catalogue").filter(pk=pk).first()
     allowed = can_change_army_list if change else can_view_army_list
     if army_list is None or not allowed(user, army_list):
@@ -158,8 +158,11 @@ def army_list_text(*, army_list: ArmyList) -> str:
     return v.army_list_to_text(plain, catalogue, v.validate(plain, catalogue))
 
 
-class CatalogueMissingError(LookupError):
+class CatalogueMissingError(DomainError, LookupError):
     """No catalogue to check a list against: none imported yet, or the id names none."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("catalogue-missing", message, "catalogue")
 
 
 @dataclass(frozen=True)

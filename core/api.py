@@ -38,10 +38,10 @@ def _flatten(detail: Any, path: str = "") -> list[dict[str, str]]:
 
 def domain_error_response(exc: DomainError) -> Response:
     """The documented shape for a refusal: 400, or 409 for a conflict or a lost race."""
-    error = {"field": exc.field, "code": exc.code, "message": exc.message}
-    detail = f"{exc.field}: {exc.message}" if exc.field else exc.message
+    errors = [{"field": p.field, "code": p.code, "message": p.message} for p in exc.problems]
+    detail = "; ".join(f"{e['field']}: {e['message']}" if e["field"] else e["message"] for e in errors)
     status = 409 if isinstance(exc, ConflictError) else 400
-    return Response({"code": exc.code, "detail": detail, "errors": [error]}, status=status)
+    return Response({"code": exc.code, "detail": detail, "errors": errors}, status=status)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from armies.blocs import FIELDED_BLOCS
+from core.errors import DomainError
 
 UnitType = Literal["infantry", "vehicle", "aircraft"]
 SlotRole = Literal["command", "combat", "support"]
@@ -35,18 +36,23 @@ NO_LINE = "-"
 KNOWN_BLOCS: tuple[str, ...] = FIELDED_BLOCS
 
 
-class CatalogueFormatError(Exception):
+class CatalogueFormatError(DomainError):
     """A file or document cannot be read at all (as opposed to an entry that cannot be mapped).
 
     ``path`` is the JSON path of the offending value for JSON documents (``$.units[3].cost``).
     """
+
+    default_code = "catalogue-format"
 
     def __init__(self, source: str, reason: str, path: str | None = None) -> None:
         self.source = source
         self.reason = reason
         self.path = path
         where = f" at {path}" if path else ""
-        super().__init__(f"{source}{where}: {reason}")
+        super().__init__(self.default_code, f"{source}{where}: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.source, self.reason, self.path))
 
 
 @dataclass(frozen=True)

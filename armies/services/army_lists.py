@@ -16,25 +16,20 @@ from django.db import transaction
 from accounts.models import User
 from armies import validation as v
 from armies.models import ArmyList, Catalogue, Unit
+from core.errors import DomainError
 
 Document = dict[str, Any]
 
 
-class ArmyListError(Exception):
-    """A change that cannot be made; ``code`` is stable and ``field`` names the input at fault."""
-
-    def __init__(self, code: str, message: str, field: str = "") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
+class ArmyListError(DomainError):
+    """A change to a list that cannot be made; ``field`` is a JSON path into the list document."""
 
 
 def _canonical(document: Any) -> Document:
     try:
         return v.army_list_to_json(v.army_list_from_json(document))
     except v.ListFormatError as exc:
-        raise ArmyListError("list-format", exc.reason, field=exc.path) from exc
+        raise ArmyListError("list-format", exc.reason, exc.path, problems=exc.problems) from exc
 
 
 def _copy_columns(army_list: ArmyList, content: Document) -> None:

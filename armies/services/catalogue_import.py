@@ -18,7 +18,6 @@ from typing import Any
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
-from django.db import transaction
 from django.utils import timezone
 from django.utils.text import get_valid_filename
 
@@ -27,6 +26,8 @@ from armies.importers import CatalogueFormatError, ImportReport, ParsedCatalogue
 from armies.importers.jsoncatalogue import read_json_catalogue
 from armies.models import CatalogueImport
 from armies.services.catalogue_store import Progress, StoreSummary, catalogue_store
+from core.errors import DomainError
+from core.queue import enqueue_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -35,13 +36,11 @@ ACCEPTED_SUFFIXES = BATTLESCRIBE_SUFFIXES | {".json"}
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
 
-class CatalogueImportError(Exception):
-    """An import that cannot go ahead; ``code`` is stable, ``message`` is for people."""
+class CatalogueImportError(DomainError):
+    """An import that cannot go ahead; its field is the uploaded ``files``."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    def __init__(self, code: str, message: str, field: str = "files") -> None:
+        super().__init__(code, message, field)
 
 
 @dataclass(frozen=True)
@@ -147,9 +146,7 @@ def catalogue_import_start(*, files: Iterable[UploadedFile[Any]], user: User) ->
 
 
 def _enqueue(job_id: str) -> None:
-    from armies.tasks import catalogue_import_run
-
-    transaction.on_commit(lambda: catalogue_import_run.delay(job_id))
+    enqueue_on_commit("armies.tasks.catalogue_import_run", job_id)
 
 
 def catalogue_imports_heal(*, older_than: timedelta = timedelta(minutes=2)) -> int:

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any, cast
 
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
+from armies.validation import limits
 from armies.validation.text import army_list_to_text
 from armies.validation.types import (
     ArmyList,
@@ -26,6 +28,7 @@ from armies.validation.types import (
     PlatoonClaim,
     Role,
 )
+from core.errors import DomainError, FieldProblem
 
 FORMAT_NAME = "zverograd-army-list"
 FORMAT_VERSION = 1
@@ -43,18 +46,44 @@ __all__ = [
 ]
 
 
-class ListFormatError(ValueError):
+class ListFormatError(DomainError, ValueError):
     """A document that is not a version-1 army list.
 
     ``path`` is a JSON path such as ``$.entries[2].unit``; ``errors`` holds every
-    (path, reason) found, the most relevant first.
+    (path, reason) found, the most relevant first, at most ``MAX_REPORTED_ERRORS``.
+    Reasons name the rule and quote at most a short excerpt of the input.
     """
 
+    default_code = "list-format"
+
     def __init__(self, path: str, reason: str, errors: tuple[tuple[str, str], ...] = ()) -> None:
-        super().__init__(f"{path}: {reason}")
-        self.path = path
-        self.reason = reason
-        self.errors = errors or ((path, reason),)
+        errors = errors or ((path, reason),)
+        problems = [FieldProblem(where, self.default_code, why) for where, why in errors]
+        super().__init__(self.default_code, reason, path, problems=problems)
+
+    @property
+    def path(self) -> str:
+        return self.field
+
+    @property
+    def reason(self) -> str:
+        return self.message
+
+    @property
+    def errors(self) -> tuple[tuple[str, str], ...]:
+        return tuple((problem.field, problem.message) for problem in self.problems)
+
+
+# A document with hundreds of problems is reported by its first ones.
+MAX_REPORTED_ERRORS = 20
+
+# Arrays the schema bounds, checked by length before the schema looks inside them,
+# so an absurd document is refused at once instead of item by item.
+_ARRAY_BOUNDS = {
+    "entries": limits.MAX_ENTRIES,
+    "platoons": limits.MAX_PLATOONS,
+    "fortifications": limits.MAX_FORTIFICATIONS,
+}
 
 
 @cache
@@ -84,12 +113,84 @@ def json_path(parts: Any) -> str:
 
 
 def _describe(error: ValidationError) -> tuple[str, str]:
-    return json_path(error.absolute_path), error.message
+    return json_path(error.absolute_path), _reason(error)
+
+
+def _reason(error: ValidationError) -> str:
+    """The schema rule an input breaks, in words, quoting at most an excerpt of the input.
+
+    jsonschema's own messages repeat the whole offending value, which for a
+    huge array or string makes an error as large as the request.
+    """
+    rule, bound, value = error.validator, cast(Any, error.validator_value), error.instance
+    schema = cast(dict[str, Any], error.schema)
+    got = limits.excerpt(value)
+    size = len(value) if isinstance(value, str | list | dict) else 0
+    simple: dict[str, Callable[[], str]] = {
+        "maxLength": lambda: f"too long: at most {bound:,} characters (got {size:,})",
+        "minLength": lambda: f"too short: at least {bound:,} character{'s' if bound != 1 else ''}",
+        "maxItems": lambda: f"too many items: at most {bound:,} (got {size:,})",
+        "minItems": lambda: f"too few items: at least {bound:,}",
+        "maximum": lambda: f"above the maximum of {bound:,} (got {got})",
+        "minimum": lambda: f"below the minimum of {bound:,} (got {got})",
+        "pattern": lambda: (
+            "must be letters, digits, '_', '.' or '-', starting with a letter or digit, "
+            f"at most {limits.ID_MAX_LENGTH} characters (got {got})"
+        ),
+        "uniqueItems": lambda: "items must be unique: one is repeated",
+        "const": lambda: f"must be {_json_word(bound)} (got {got})",
+        "enum": lambda: f"must be one of {', '.join(map(_json_word, bound))} (got {got})",
+        "type": lambda: f"must be {_type_words(bound)} (got {_json_type(value)})",
+    }
+    if rule in simple:
+        return simple[rule]()
+    if rule == "required":
+        missing = [name for name in bound if isinstance(value, dict) and name not in value]
+        return f"missing required field{'s' if len(missing) > 1 else ''}: {', '.join(missing)}"
+    if rule == "additionalProperties" and isinstance(value, dict):
+        allowed = set(schema.get("properties", {}))
+        extra = [key for key in value if key not in allowed]
+        shown = ", ".join(limits.excerpt(key) for key in extra[:3])
+        more = f" and {len(extra) - 3:,} more" if len(extra) > 3 else ""
+        return f"unknown field{'s' if len(extra) > 1 else ''} {shown}{more}"
+    if rule == "anyOf" and error.context:
+        return _reason(best_match(error.context))
+    return f"does not satisfy the schema's {rule!r} rule (got {limits.excerpt(value)})"
+
+
+def _json_word(value: Any) -> str:
+    return json.dumps(value)
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "true or false", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def _type_words(bound: Any) -> str:
+    words = {"object": "an object", "array": "a list", "string": "a string",
+             "integer": "an integer (a whole number)", "boolean": "a boolean (true or false)",
+             "null": "null", "number": "a number"}  # fmt: skip
+    kinds = bound if isinstance(bound, list) else [bound]
+    return " or ".join(words.get(kind, str(kind)) for kind in kinds)
+
+
+def _check_sizes(data: Any) -> None:
+    """Refuse an oversized document before the schema walks it."""
+    if not isinstance(data, dict):
+        return
+    for key, bound in _ARRAY_BOUNDS.items():
+        value = data.get(key)
+        if isinstance(value, list) and len(value) > bound:
+            path = f"$.{key}"
+            reason = f"too many items: at most {bound:,} (got {len(value):,})"
+            raise ListFormatError(path, reason)
 
 
 def army_list_from_json(data: Any) -> ArmyList:
     """Read a parsed JSON document; raise ListFormatError if the schema refuses it."""
-    errors = list(_schema_validator().iter_errors(data))
+    _check_sizes(data)
+    errors = list(islice(_schema_validator().iter_errors(data), MAX_REPORTED_ERRORS * 5))
     if errors:
         first = best_match(errors)
         # A wrong "format" or "version" makes every other complaint noise: say that first.
@@ -100,7 +201,7 @@ def army_list_from_json(data: Any) -> ArmyList:
         ordered = sorted(errors, key=lambda error: [str(part) for part in error.absolute_path])
         path, reason = _describe(first)
         rest = tuple(item for item in map(_describe, ordered) if item != (path, reason))
-        raise ListFormatError(path, reason, ((path, reason), *rest))
+        raise ListFormatError(path, reason, ((path, reason), *rest)[:MAX_REPORTED_ERRORS])
     return ArmyList(
         name=data["name"],
         bloc=data["bloc"],
@@ -116,10 +217,16 @@ def army_list_from_json(data: Any) -> ArmyList:
 
 def army_list_from_json_text(text: str) -> ArmyList:
     """Parse JSON text as pasted by a player; bad JSON is a ListFormatError at ``$``."""
+    if len(text) > limits.MAX_DOCUMENT_BYTES:
+        raise ListFormatError(
+            "$", f"too large: a list document is at most {limits.MAX_DOCUMENT_BYTES // 1024} kB of JSON"
+        )
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ListFormatError("$", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+    except RecursionError as exc:
+        raise ListFormatError("$", "not a list document: nested too deeply") from exc
     return army_list_from_json(data)
 
 

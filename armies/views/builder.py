@@ -33,8 +33,9 @@ from armies.forms import (
 from armies.models import ArmyList, UnitType
 from armies.services import army_lists as lists
 from armies.services.army_lists import ArmyListError
-from armies.views.common import HtmxHttpRequest, army_list_or_404, describe_error
+from armies.views.common import army_list_or_404
 from armies.views.panels import builder_context
+from core.http import HtmxHttpRequest, describe_error
 
 PAGE = "armies/builder/page.html"
 UPDATE = "armies/builder/_update.html"

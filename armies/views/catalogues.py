@@ -18,9 +18,9 @@ from armies import selectors
 from armies.forms import CatalogueImportForm, UnitFilterForm
 from armies.importers.types import LINE_KEYS, NO_LINE
 from armies.models import ARMOUR_LETTERS, Catalogue, CatalogueImport, Unit, UnitType
+from armies.permissions import can_import_catalogue
 from armies.services.catalogue_import import CatalogueImportError, catalogue_import_start
-from armies.views.common import HtmxHttpRequest, acting_user, bound
-from core.permissions import can_import_catalogue
+from core.http import HtmxHttpRequest, acting_user, bound
 
 UNITS_PER_PAGE = 60
 # Column groups of a weapon table: (label, abbreviation, number of armour classes). The

@@ -1,26 +1,11 @@
-"""What the armies pages share: the typed request, owner lookups and error wording."""
+"""What the armies pages share: the owner lookup that keeps lists from leaking."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import Http404, HttpRequest
-from django_htmx.middleware import HtmxDetails
 
-from accounts.models import User
 from armies.models import ArmyList
 from armies.selectors import army_list_for_actor
-from armies.services.army_lists import ArmyListError
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def acting_user(request: HttpRequest) -> User:
-    """The logged-in user; only for views behind ``login_required``."""
-    assert isinstance(request.user, User)
-    return request.user
 
 
 def army_list_or_404(request: HttpRequest, pk: int, *, change: bool) -> ArmyList:
@@ -29,16 +14,3 @@ def army_list_or_404(request: HttpRequest, pk: int, *, change: bool) -> ArmyList
     if army_list is None:
         raise Http404("no such army list")
     return army_list
-
-
-def describe_error(exc: ArmyListError) -> str:
-    """A service error for people: the message, the field at fault and the stable code."""
-    where = f" (field: {exc.field.removeprefix('$.')})" if exc.field else ""
-    return f"{exc.message}{where} [{exc.code}]"
-
-
-def bound(request: HttpRequest) -> tuple[Any, Any]:
-    """Form data and files for a POST (even one that carries only files), else an unbound form."""
-    if request.method == "POST":
-        return request.POST, request.FILES
-    return None, None

@@ -16,8 +16,9 @@ from armies.forms import ArmyListCreateForm, ListDocumentForm, field_for_path
 from armies.models import ArmyList, Catalogue
 from armies.services import army_lists as lists
 from armies.services.army_lists import ArmyListError
-from armies.views.common import HtmxHttpRequest, acting_user, army_list_or_404, bound, describe_error
+from armies.views.common import army_list_or_404
 from armies.views.panels import builder_context
+from core.http import HtmxHttpRequest, acting_user, bound, describe_error
 
 
 @login_required

@@ -12,8 +12,8 @@ from django.views.decorators.vary import vary_on_headers
 from armies import selectors
 from armies import validation as v
 from armies.forms import ListDocumentForm
-from armies.views.common import HtmxHttpRequest, bound
 from armies.views.panels import entry_rows, totals_context
+from core.http import HtmxHttpRequest, bound
 
 
 def _verdict(form: ListDocumentForm) -> dict[str, Any]:

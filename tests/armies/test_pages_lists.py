@@ -235,7 +235,7 @@ def test_it_lists_every_format_error_and_keeps_the_paste(client, player, army_li
     assert response.status_code == 200
     paths = [path for path, _reason in response.context["form"].format_errors]
     assert sorted(paths) == ["$.bloc", "$.entries[0].captured", "$.points_limit"]
-    assert "<code>$.entries[0].captured</code>: &#x27;yes&#x27; is not of type &#x27;boolean&#x27;" in page
+    assert "<code>$.entries[0].captured</code>: must be a boolean (true or false) (got a string)" in page
     assert "list-format" in page
     assert "&quot;points_limit&quot;: &quot;lots&quot;" in page  # the textarea keeps the paste
     assert ArmyList.objects.count() == 1

@@ -149,7 +149,7 @@ def test_it_lists_format_errors_with_their_paths(client, demo):
     html = response.content.decode()
     errors = response.context["form"].format_errors
     assert errors[0][0] == "$.version"  # a wrong version is said first
-    assert ("$.entries[1].reserve", "'no' is not of type 'boolean'") in errors
+    assert ("$.entries[1].reserve", "must be a boolean (true or false) (got a string)") in errors
     assert "<code>$.entries[1].reserve</code>" in html
     assert "verdict" not in response.context or response.context.get("verdict") is None
 

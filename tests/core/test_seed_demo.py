@@ -30,3 +30,9 @@ def test_it_ships_two_legal_demo_lists_and_one_with_problems():
     assert verdicts["boris"].ok
     assert not verdicts["karl"].ok
     assert {p.code for p in verdicts["karl"].problems} >= {"points-limit-exceeded", "duplicate-hero"}
+
+
+def test_it_gathers_the_demo_data_from_each_app_in_dependency_order():
+    from core.demo import demo_seeders
+
+    assert demo_seeders() == ["accounts.seed", "armies.seed", "campaign.seed"]

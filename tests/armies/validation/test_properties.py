@@ -10,7 +10,7 @@ import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from armies.validation import army_list_from_json, army_list_to_json, army_list_to_text, validate
+from armies.validation import army_list_from_json, army_list_to_json, army_list_to_text, limits, validate
 from armies.validation.listformat import army_list_schema
 
 from .builders import BLOCS, FACTIONS, VERSION, catalogue, hero, legal_army, unit
@@ -71,7 +71,7 @@ documents = st.fixed_dictionaries(
         "name": st.text(min_size=1, max_size=40),
         "bloc": st.one_of(st.sampled_from(BLOCS), keys),
         "faction": optional(st.one_of(st.sampled_from([f.key for f in FACTIONS]), keys)),
-        "points_limit": st.integers(min_value=1, max_value=100_000),
+        "points_limit": st.integers(min_value=limits.POINTS_LIMIT_MIN, max_value=limits.POINTS_LIMIT_MAX),
         "catalogue_version": st.one_of(st.just(VERSION), keys),
         "role": st.sampled_from(["attacker", "defender", None]),
         "entries": st.lists(entries, max_size=14),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from core.permissions import can_manage_campaign, can_view_campaign, is_enrolled, is_organiser
+from campaign.permissions import can_manage_campaign, can_view_campaign, is_enrolled, is_organiser
 
 pytestmark = pytest.mark.django_db
 

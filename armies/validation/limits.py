@@ -1,0 +1,46 @@
+"""The input bounds of an army list: one constant each.
+
+The list format's JSON Schema (``schema/army-list.v1.json``, pinned to these by a
+test), the pages' forms, the API's serializers and the ``ArmyList`` model all
+read them, so a list one of them accepts is never refused by another.
+
+The numbers are game-sized with a wide margin: a big Dust 1947 game is 300 to
+500 AP, and a 1,000 AP force of the cheapest real units (about 10 AP each)
+has about 100 entries. So a list may have three times that many entries, and a
+points limit ten times the largest game anyone plays.
+"""
+
+from __future__ import annotations
+
+NAME_MAX_LENGTH = 120
+BLOC_MAX_LENGTH = 64
+KEY_MAX_LENGTH = 128  # unit, faction, platoon chart and slot keys
+ID_MAX_LENGTH = 64  # entry, platoon and fortification ids, local to a list
+CATALOGUE_VERSION_MAX_LENGTH = 64
+POINTS_LIMIT_MIN = 1
+POINTS_LIMIT_MAX = 10_000
+MAX_ENTRIES = 300
+MAX_PLATOONS = 60
+MAX_PLATOON_MEMBERS = 30
+MAX_FORTIFICATIONS = 60
+
+# A list document is a few kilobytes; 300 entries take about 45 kB. Pasted text
+# and uploaded files larger than this are refused before they are parsed.
+MAX_DOCUMENT_BYTES = 256 * 1024
+
+# An error message quotes at most this much of what was sent.
+EXCERPT_LENGTH = 40
+
+
+def excerpt(value: object, limit: int = EXCERPT_LENGTH) -> str:
+    """A short quotation of an input for an error message: never the whole of a large value."""
+    if isinstance(value, dict):
+        return f"an object with {len(value):,} keys"
+    if isinstance(value, list):
+        return f"a list of {len(value):,} items"
+    text = repr(value[: limit + 1] if isinstance(value, str) else value)
+    if len(text) > limit:
+        return (
+            f"{text[:limit]}… ({len(value):,} characters)" if isinstance(value, str) else f"{text[:limit]}…"
+        )
+    return text
