@@ -15,7 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
@@ -29,6 +29,7 @@ from armies.permissions import can_import_catalogue
 from armies.services import army_lists as lists
 from armies.services.catalogue_import import catalogue_import_start
 from armies.validation import limits
+from core.parsers import BoundedJSONParser
 
 
 class CatalogueOutput(serializers.ModelSerializer[Catalogue]):
@@ -287,7 +288,7 @@ class ValidateListApi(APIView):
 
     permission_classes = [permissions.AllowAny]
     throttle_classes = [ValidateThrottle]
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     @extend_schema(
         request=inline_serializer("ValidateRequest", {"list": serializers.JSONField(),

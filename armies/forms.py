@@ -6,7 +6,6 @@ in by the view, so a form never decides what the rules allow: the validator does
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
@@ -15,11 +14,11 @@ from django.http import QueryDict
 
 from armies import validation as v
 from armies.models import ArmyList, Catalogue, UnitType
+from armies.validation import limits
 
 Choices = list[tuple[str, Any]]
 
 ROLE_CHOICES: Choices = [("", "Not set"), *ArmyList.Role.choices]
-MAX_LIST_UPLOAD_BYTES = 1024 * 1024
 
 
 def faction_choices(catalogue: v.Catalogue, *, bloc: str | None = None) -> Choices:
@@ -39,10 +38,15 @@ def field_for_path(form: forms.BaseForm, path: str) -> str | None:
 
 class ArmyListCreateForm(forms.Form):
     catalogue = forms.ModelChoiceField(queryset=Catalogue.objects.all(), widget=forms.HiddenInput)
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=limits.NAME_MAX_LENGTH)
     bloc = forms.ChoiceField()
     faction = forms.ChoiceField(required=False, help_text="Claim a faction force to earn the faction bonus.")
-    points_limit = forms.IntegerField(label="Points limit (AP)", min_value=1, max_value=100000, initial=150)
+    points_limit = forms.IntegerField(
+        label="Points limit (AP)",
+        min_value=limits.POINTS_LIMIT_MIN,
+        max_value=limits.POINTS_LIMIT_MAX,
+        initial=150,
+    )
     role = forms.ChoiceField(choices=ROLE_CHOICES, required=False)
 
     def __init__(self, *args: Any, catalogue: Catalogue, plain: v.Catalogue, **kwargs: Any) -> None:
@@ -53,8 +57,10 @@ class ArmyListCreateForm(forms.Form):
 
 
 class ArmyListSettingsForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    points_limit = forms.IntegerField(label="Points limit (AP)", min_value=1, max_value=100000)
+    name = forms.CharField(max_length=limits.NAME_MAX_LENGTH)
+    points_limit = forms.IntegerField(
+        label="Points limit (AP)", min_value=limits.POINTS_LIMIT_MIN, max_value=limits.POINTS_LIMIT_MAX
+    )
     faction = forms.ChoiceField(required=False)
     role = forms.ChoiceField(choices=ROLE_CHOICES, required=False)
 
@@ -77,18 +83,18 @@ class ArmyListSettingsForm(forms.Form):
 
 
 class AddUnitForm(forms.Form):
-    unit = forms.CharField(max_length=120)
+    unit = forms.CharField(max_length=limits.KEY_MAX_LENGTH)
 
 
 class EntryForm(forms.Form):
     """One entry's settings; the builder posts every field, so a missing checkbox means off."""
 
-    joined_to = forms.CharField(required=False, max_length=64)
-    pilot_of = forms.CharField(required=False, max_length=64)
+    joined_to = forms.CharField(required=False, max_length=limits.ID_MAX_LENGTH)
+    pilot_of = forms.CharField(required=False, max_length=limits.ID_MAX_LENGTH)
     captured = forms.BooleanField(required=False)
     reserve = forms.BooleanField(required=False)
     # "<platoon id>:<slot name>", "<platoon id>:" or "" (ids never hold a colon).
-    placement = forms.CharField(required=False, max_length=200)
+    placement = forms.CharField(required=False, max_length=limits.ID_MAX_LENGTH + 1 + limits.KEY_MAX_LENGTH)
 
     def changes(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -104,12 +110,12 @@ class EntryForm(forms.Form):
 
 
 class AddPlatoonForm(forms.Form):
-    chart = forms.CharField(max_length=120)
+    chart = forms.CharField(max_length=limits.KEY_MAX_LENGTH)
 
 
 class AddFortificationForm(forms.Form):
     # "strongpoint", "bunker", or "upgrade:<entry id>" for a strongpoint unit's bunker upgrade.
-    fortification = forms.CharField(max_length=80)
+    fortification = forms.CharField(max_length=len("upgrade:") + limits.ID_MAX_LENGTH)
 
     def kind_and_unit(self) -> tuple[str, str | None]:
         choice = self.cleaned_data["fortification"]
@@ -134,6 +140,7 @@ class ListDocumentForm(forms.Form):
         label="List (JSON)",
         required=False,
         strip=False,  # error positions must match what was pasted
+        max_length=limits.MAX_DOCUMENT_BYTES,
         widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "class": "code-input"}),
         help_text="Paste an exported list, or choose a file below.",
     )
@@ -163,9 +170,9 @@ class ListDocumentForm(forms.Form):
         if not text.strip():
             raise forms.ValidationError("Paste a list or choose a file.", code="list-missing")
         try:
-            document = json.loads(text)
-        except json.JSONDecodeError as exc:
-            self.format_errors = [("$", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
+            document = v.listformat.json_document_from_text(text)
+        except v.ListFormatError as exc:
+            self.format_errors = list(exc.errors)
             raise forms.ValidationError("The list is not valid JSON.", code="list-format") from exc
         try:
             cleaned["plain"] = v.army_list_from_json(document)
@@ -178,8 +185,9 @@ class ListDocumentForm(forms.Form):
         return cleaned
 
     def _read(self, upload: UploadedFile[Any]) -> str | None:
-        if (upload.size or 0) > MAX_LIST_UPLOAD_BYTES:
-            self.add_error("file", "The file is larger than 1 MB; a list is much smaller.")
+        if (upload.size or 0) > limits.MAX_DOCUMENT_BYTES:
+            kilobytes = limits.MAX_DOCUMENT_BYTES // 1024
+            self.add_error("file", f"The file is larger than {kilobytes} kB; a list is much smaller.")
             return None
         try:
             return str(upload.read().decode("utf-8-sig"))

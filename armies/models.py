@@ -14,6 +14,8 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from armies.validation import limits
+
 
 class Catalogue(models.Model):
     class Source(models.TextChoices):
@@ -192,10 +194,10 @@ class ArmyList(models.Model):
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="army_lists")
     catalogue = models.ForeignKey(Catalogue, on_delete=models.PROTECT, related_name="army_lists")
-    # As long as the list format allows, so that any valid document fits.
-    name = models.CharField(max_length=200)
-    bloc = models.CharField(max_length=64)
-    faction = models.CharField(max_length=128, blank=True)
+    # As long as the list format allows (armies.validation.limits), so that any valid document fits.
+    name = models.CharField(max_length=limits.NAME_MAX_LENGTH)
+    bloc = models.CharField(max_length=limits.BLOC_MAX_LENGTH)
+    faction = models.CharField(max_length=limits.KEY_MAX_LENGTH, blank=True)
     points_limit = models.PositiveIntegerField()
     role = models.CharField(max_length=10, choices=Role.choices, blank=True)
     # The list in the documented JSON list format; the fields above are copies of it.

@@ -8,12 +8,12 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view, inline_serializer
 from rest_framework import permissions, serializers
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
+from core.parsers import BoundedJSONParser
 from rules.referee import referee_odds, referee_resolve, ruleset_switches
 
 EXAMPLE = {
@@ -49,7 +49,7 @@ class RefereeThrottle(AnonRateThrottle):
 class _RefereeApi(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [RefereeThrottle]
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
 
 def _referee_view(

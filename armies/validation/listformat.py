@@ -215,19 +215,23 @@ def army_list_from_json(data: Any) -> ArmyList:
     )
 
 
-def army_list_from_json_text(text: str) -> ArmyList:
-    """Parse JSON text as pasted by a player; bad JSON is a ListFormatError at ``$``."""
+def json_document_from_text(text: str) -> Any:
+    """Parse JSON text as pasted by a player; too large or bad JSON is a ListFormatError at ``$``."""
     if len(text) > limits.MAX_DOCUMENT_BYTES:
         raise ListFormatError(
             "$", f"too large: a list document is at most {limits.MAX_DOCUMENT_BYTES // 1024} kB of JSON"
         )
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ListFormatError("$", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
     except RecursionError as exc:
         raise ListFormatError("$", "not a list document: nested too deeply") from exc
-    return army_list_from_json(data)
+
+
+def army_list_from_json_text(text: str) -> ArmyList:
+    """Parse JSON text as pasted by a player and read it as a list."""
+    return army_list_from_json(json_document_from_text(text))
 
 
 def _entry(item: Mapping[str, Any]) -> ListEntry:
