@@ -41,9 +41,8 @@ from armies.validation.types import CAPTURED_SURCHARGE
 BLOC_CATEGORIES = ("Allies", "Axis", "SSU")
 MERCENARY_BLOC = "Mercenaries"
 # Catalogues that are no bloc of the rules, and the bloc their units are fielded under.  The data
-# gives the Mythos creatures no bloc, faction or Mercenary rule and no force entry of their own
-# beside the blocs'; Zverograd fields them the way the rules field units that belong to no bloc,
-# as mercenaries any bloc may hire.
+# gives the Mythos creatures no bloc, faction or Mercenary rule; Zverograd fields them the way the
+# rules field units that belong to no bloc, as mercenaries any bloc may hire.
 FIELDED_AS: dict[str, str] = {"Mythos": MERCENARY_BLOC}
 
 __all__ = ["read_battlescribe", "read_battlescribe_file", "unit_key"]
@@ -273,11 +272,9 @@ def _link_captured(drafts: list[CatalogueDraft]) -> None:
             owner = by_bloc.get(line.original_bloc)
             index = _same_name(owner, copy) if owner is not None else None
             if owner is None or index is None:
-                where = (
-                    f"no unit named {copy.name!r} in {owner.document.source}"
-                    if owner
-                    else (f"the {line.original_bloc} catalogue was not given")
-                )
+                where = f"the {line.original_bloc} catalogue was not given"
+                if owner is not None:
+                    where = f"no unit named {copy.name!r} in {owner.document.source}"
                 _issue(
                     draft,
                     copy,
@@ -289,9 +286,17 @@ def _link_captured(drafts: list[CatalogueDraft]) -> None:
                 continue
             base = dataclasses.replace(owner.units[index], capturable=True)
             owner.units[index] = base
+            linked.add(copy.key)
+            if any(kept.unit == base.key for kept in lines):
+                _issue(
+                    draft,
+                    copy,
+                    "captured-duplicate",
+                    f"{base.key} is on the chart already; this copy is dropped",
+                )
+                continue
             _compare(draft, owner, copy, base, line)
             lines.append(dataclasses.replace(line, unit=base.key, cost=base.cost + CAPTURED_SURCHARGE))
-            linked.add(copy.key)
         draft.captured = lines
         draft.units = [unit for unit in draft.units if unit.key not in linked]
 

@@ -178,7 +178,7 @@ class UnitMapper:
         return variants
 
     def _read_group(self, group: Node, options: list[Node]) -> None:
-        """An optional group: the strongpoint choice and commissar add-ons are understood, the rest reported."""
+        """A group that gives no variants: the strongpoint choice and commissar add-ons are read, the rest reported."""
         names = [option.name for option in options]
         if sorted(names) == sorted(FORTIFICATION_CHOICE):
             self._fortification_choice = True

@@ -286,3 +286,18 @@ def test_it_fields_a_catalogue_that_is_no_bloc_of_the_rules_as_mercenaries(game:
     assert mythos.bloc == "Mercenaries"
     assert all(unit.mercenary and unit.bloc == "Mercenaries" for unit in mythos.units)
     assert not _issues(game, "unknown-bloc")
+
+
+def test_it_drops_a_second_captured_copy_of_the_same_unit_and_says_so(folder: Path) -> None:
+    twice = _catalogue(
+        "cat-cap",
+        "Captured Vehicles",
+        _vehicle("cap-a", "Testluther", 13, category="cat-axis")
+        + _vehicle("cap-b", "Testluther", 13, category="cat-axis"),
+    )
+    (folder / "Captured.cat").write_text(twice, encoding="utf-8")
+    game = read_battlescribe([folder / "Rulings.gst", folder / "Axis.cat", folder / "Captured.cat"])
+    captured = _catalogue_named(game, "Captured Vehicles")
+    assert [line.unit for line in captured.captured_vehicles] == ["axis.testluther"]
+    assert not captured.units
+    assert "axis.testluther is on the chart already" in _issues(game, "captured-duplicate")["Testluther"]
