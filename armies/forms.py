@@ -83,7 +83,20 @@ class ArmyListSettingsForm(forms.Form):
 
 
 class AddUnitForm(forms.Form):
-    unit = forms.CharField(max_length=limits.KEY_MAX_LENGTH)
+    """The picker's buttons: ``unit`` adds a unit, ``captured_unit`` adds one as the captured vehicle."""
+
+    unit = forms.CharField(max_length=limits.KEY_MAX_LENGTH, required=False)
+    captured_unit = forms.CharField(max_length=limits.KEY_MAX_LENGTH, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if bool(data.get("unit")) == bool(data.get("captured_unit")):
+            raise forms.ValidationError("choose one unit to add", code="required")
+        return data
+
+    def unit_and_captured(self) -> tuple[str, bool]:
+        captured = self.cleaned_data["captured_unit"]
+        return (captured, True) if captured else (self.cleaned_data["unit"], False)
 
 
 class EntryForm(forms.Form):

@@ -4,6 +4,13 @@
 ``read_battlescribe_file`` reads one file on its own (links into other files are then reported).
 Whatever cannot be mapped is listed in each catalogue's ImportReport; only unreadable files raise
 ``CatalogueFormatError``.
+
+Captured vehicles (Zverograd's ruling, docs/catalogue-format.md): a captured vehicle is its own
+bloc's unit, which a list marks captured and pays for at its AP plus the captured surcharge.  The
+data's captured-vehicle catalogue repeats each card with the surcharge already in its price; it is
+read as the captured-vehicle chart, each line pointing at the bloc's own unit, and its copies of
+the cards are dropped.  A copy whose original is missing stays, as a unit of its bloc priced
+without the surcharge, so the surcharge is still paid once.
 """
 
 from __future__ import annotations
@@ -28,10 +35,15 @@ from armies.importers.types import (
     ParsedGameData,
     ParsedUnit,
 )
+from armies.validation.types import CAPTURED_SURCHARGE
 
 # Categories the captured-vehicle catalogue files its vehicles under: the bloc that built them.
 BLOC_CATEGORIES = ("Allies", "Axis", "SSU")
 MERCENARY_BLOC = "Mercenaries"
+# Catalogues that are no bloc of the rules, and the bloc their units are fielded under.  The data
+# gives the Mythos creatures no bloc, faction or Mercenary rule; Zverograd fields them the way the
+# rules field units that belong to no bloc, as mercenaries any bloc may hire.
+FIELDED_AS: dict[str, str] = {"Mythos": MERCENARY_BLOC}
 
 __all__ = ["read_battlescribe", "read_battlescribe_file", "unit_key"]
 
@@ -59,7 +71,9 @@ def read_battlescribe(paths: Iterable[Path | str]) -> ParsedGameData:
 def read_battlescribe_file(path: Path | str) -> ParsedCatalogue:
     """Read one file alone; links to a game system or catalogue not given are reported, not resolved."""
     document = load_document(Path(path))
-    return _draft(document, LinkIndex([document])).freeze()
+    draft = _draft(document, LinkIndex([document]))
+    _link_captured([draft])
+    return draft.freeze()
 
 
 def unit_key(catalogue: str, name: str) -> str:
@@ -165,9 +179,20 @@ def _draft(document: BsDocument, index: LinkIndex) -> CatalogueDraft:
         for unit in mapper.map(node):
             unit = dataclasses.replace(unit, key=_unique_key(document.name, unit, keys))
             if original_bloc:
-                unit = dataclasses.replace(unit, bloc=original_bloc, capturable=True)
-                draft.captured.append(_captured(unit, original_bloc))
+                unit = _captured_copy(draft, unit, original_bloc)
             draft.units.append(unit)
+    for add_on in mapper.add_ons.values():
+        joiner = mapper.map_add_on(add_on)
+        if joiner is not None:
+            draft.units.append(dataclasses.replace(joiner, key=_unique_key(document.name, joiner, keys)))
+    if mapper.plain_estimates:
+        count = len(mapper.plain_estimates)
+        reporter.add(
+            None,
+            "models-estimated",
+            f"BattleScribe gives no model count; {count} {'squad' if count == 1 else 'squads'} counted as "
+            f"one model per weapon carried: {', '.join(mapper.plain_estimates)}",
+        )
     return draft
 
 
@@ -182,6 +207,8 @@ def _follow_root(reader: EntryReader, node: Node) -> Node | None:
 def _catalogue_bloc(document: BsDocument, captured_style: bool, reporter: Reporter) -> str | None:
     if document.name in KNOWN_BLOCS:
         return document.name
+    if document.name in FIELDED_AS:
+        return FIELDED_AS[document.name]
     if captured_style or document.is_game_system:
         return None  # each captured vehicle carries the bloc it was taken from
     reporter.add(
@@ -198,13 +225,21 @@ def _bloc_category(reader: EntryReader, node: Node, names: dict[str, str]) -> st
     return primary if primary in BLOC_CATEGORIES else None
 
 
-def _captured(unit: ParsedUnit, original_bloc: str) -> ParsedCapturedVehicle:
-    return ParsedCapturedVehicle(
-        unit=unit.key,
-        original_bloc=original_bloc,
-        cost=unit.cost,
-        captured_by=tuple(bloc for bloc in BLOC_CATEGORIES if bloc != original_bloc),
+def _captured_copy(draft: CatalogueDraft, unit: ParsedUnit, original_bloc: str) -> ParsedUnit:
+    """A card of the captured-vehicle catalogue: a chart line, and a copy priced without the surcharge.
+
+    ``_link_captured`` later points the line at the bloc's own unit and drops the copy.
+    """
+    draft.captured.append(
+        ParsedCapturedVehicle(
+            unit=unit.key,
+            original_bloc=original_bloc,
+            cost=unit.cost,
+            captured_by=tuple(bloc for bloc in BLOC_CATEGORIES if bloc != original_bloc),
+        )
     )
+    base_cost = max(unit.cost - CAPTURED_SURCHARGE, 0)
+    return dataclasses.replace(unit, bloc=original_bloc, capturable=True, cost=base_cost)
 
 
 def _unique_key(catalogue: str, unit: ParsedUnit, taken: set[str]) -> str:
@@ -224,24 +259,103 @@ def _slug(text: str) -> str:
 
 
 def _link_captured(drafts: list[CatalogueDraft]) -> None:
-    """Mark the bloc catalogues' units that the captured-vehicle catalogue lists as capturable."""
+    """Point each captured-vehicle chart line at its bloc's own unit (same name) and drop the copy."""
     by_bloc = {draft.bloc: draft for draft in drafts if draft.bloc in BLOC_CATEGORIES}
     for draft in drafts:
-        for captured in draft.captured:
-            unit = next(unit for unit in draft.units if unit.key == captured.unit)
-            owner = by_bloc.get(captured.original_bloc)
-            if owner is None:
-                continue  # the bloc's catalogue was not given: nothing to mark
-            index = next((i for i, own in enumerate(owner.units) if own.name == unit.name), None)
-            if index is None:
-                draft.reporter.issues.append(
-                    ImportIssue(
-                        draft.document.source,
-                        unit.source_id,
-                        unit.name,
-                        "captured-without-original",
-                        f"no unit named {unit.name!r} in {owner.document.source}",
-                    )
+        if not draft.captured:
+            continue
+        copies = {unit.key: unit for unit in draft.units}
+        lines: list[ParsedCapturedVehicle] = []
+        linked: set[str] = set()
+        for line in draft.captured:
+            copy = copies[line.unit]
+            owner = by_bloc.get(line.original_bloc)
+            index = _same_name(owner, copy) if owner is not None else None
+            if owner is None or index is None:
+                where = f"the {line.original_bloc} catalogue was not given"
+                if owner is not None:
+                    where = f"no unit named {copy.name!r} in {owner.document.source}"
+                _issue(
+                    draft,
+                    copy,
+                    "captured-without-original",
+                    f"{where}: kept as a {line.original_bloc} unit at the chart's {line.cost} AP less the "
+                    f"{CAPTURED_SURCHARGE} AP surcharge, {copy.cost} AP",
+                )
+                lines.append(line)
+                continue
+            base = dataclasses.replace(owner.units[index], capturable=True)
+            owner.units[index] = base
+            linked.add(copy.key)
+            if any(kept.unit == base.key for kept in lines):
+                _issue(
+                    draft,
+                    copy,
+                    "captured-duplicate",
+                    f"{base.key} is on the chart already; this copy is dropped",
                 )
                 continue
-            owner.units[index] = dataclasses.replace(owner.units[index], capturable=True)
+            _compare(draft, owner, copy, base, line)
+            lines.append(dataclasses.replace(line, unit=base.key, cost=base.cost + CAPTURED_SURCHARGE))
+        draft.captured = lines
+        draft.units = [unit for unit in draft.units if unit.key not in linked]
+
+
+def _same_name(owner: CatalogueDraft, copy: ParsedUnit) -> int | None:
+    return next((i for i, unit in enumerate(owner.units) if unit.name == copy.name), None)
+
+
+def _compare(
+    draft: CatalogueDraft,
+    owner: CatalogueDraft,
+    copy: ParsedUnit,
+    base: ParsedUnit,
+    line: ParsedCapturedVehicle,
+) -> None:
+    """Report where the chart's copy disagrees with the bloc's card; the bloc's card is what is used."""
+    if line.cost != base.cost + CAPTURED_SURCHARGE:
+        _issue(
+            draft,
+            copy,
+            "captured-price-differs",
+            f"the chart prices it at {line.cost} AP, but it costs {base.cost} AP in "
+            f"{owner.document.source}: captured, it costs {base.cost} + {CAPTURED_SURCHARGE} AP",
+        )
+    differences = _card_differences(copy, base)
+    if differences:
+        _issue(
+            draft,
+            copy,
+            "captured-card-differs",
+            f"the chart's card differs from {owner.document.source}'s in {'; '.join(differences)}; "
+            "the bloc's card is used",
+        )
+
+
+def _issue(draft: CatalogueDraft, unit: ParsedUnit, what: str, detail: str) -> None:
+    draft.reporter.issues.append(ImportIssue(draft.document.source, unit.source_id, unit.name, what, detail))
+
+
+def _card_differences(copy: ParsedUnit, base: ParsedUnit) -> list[str]:
+    """What a player would see differ on the two cards (order aside)."""
+    found = [
+        f"{name} {getattr(copy, name)} / {getattr(base, name)}"
+        for name in ("armour", "damage", "move", "march", "faction")
+        if getattr(copy, name) != getattr(base, name)
+    ]
+    if set(copy.skills) != set(base.skills):
+        found.append(f"skills {_names(copy.skills)} / {_names(base.skills)}")
+    own = {weapon.name: weapon for weapon in copy.weapons}
+    theirs = {weapon.name: weapon for weapon in base.weapons}
+    if set(own) != set(theirs):
+        only_own = sorted(set(own) - set(theirs))
+        only_theirs = sorted(set(theirs) - set(own))
+        found.append(f"weapons {_names(only_own)} / {_names(only_theirs)}")
+    changed = sorted(name for name in set(own) & set(theirs) if own[name] != theirs[name])
+    if changed:
+        found.append(f"the profile of {', '.join(changed)}")
+    return found
+
+
+def _names(items: Iterable[object]) -> str:
+    return ", ".join(str(item) for item in sorted(items, key=str)) or "none"

@@ -233,9 +233,14 @@ class EntryReader:
         count = self.count(node)
         return count is not None and count >= 1
 
-    def is_unique(self, node: Node) -> bool:
-        """At most one per roster or force: how BattleScribe marks named heroes and vehicles."""
-        return self._limit(node, "max", ("roster", "force")) == 1
+    def is_unique(self, node: Node, *, root: bool = False) -> bool:
+        """At most one per roster or force: how BattleScribe marks named heroes and vehicles.
+
+        A root entry's parent is the force itself, so there a max of 1 per parent counts too
+        (the data marks Wolfgang and Lilith that way).
+        """
+        scopes = ("roster", "force", "parent") if root else ("roster", "force")
+        return self._limit(node, "max", scopes) == 1
 
     def cost(self, node: Node) -> float | None:
         """The AP cost (BattleScribe "pts" cost type); None when the entry has no cost at all."""

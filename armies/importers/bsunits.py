@@ -20,6 +20,7 @@ from armies.importers.types import (
     ParsedWeapon,
     UnitType,
 )
+from armies.validation.fortifications import FREE_COST
 
 HERO_PROFILE_TYPE = "Heroes"
 HERO_CATEGORY = "Heroes"
@@ -28,6 +29,13 @@ FORTIFICATION_CATEGORY = "Fortification"
 SUPPORT_SKILL = "Support Weapon"
 STRONGPOINT_SKILL = "Strongpoint"
 MERCENARY_SKILL = "Mercenary"
+COMMISSAR_SKILL = "Commissar"
+# Entry types BattleScribe knows; the data files two captured vehicles as "upgrade", and a stat
+# profile says what an entry is whatever its type.
+ENTRY_TYPES = ("unit", "model", "upgrade")
+# The choice strongpoint units carry, option name -> AP, as the validator prices it: the unit's own
+# strongpoint is free, the bunker upgrade costs extra.
+FORTIFICATION_CHOICE: dict[str, int] = {kind.title(): cost for kind, cost in FREE_COST.items()}
 MOUNTS = ("Front", "Turret", "Rear", "Left", "Right")
 TYPE_CATEGORY_PREFIX: dict[UnitType, str] = {
     "infantry": "Infantry",
@@ -90,17 +98,25 @@ class UnitMapper:
         self.reader = reader
         self.context = context
         self.report = reader.reporter
+        # Models a unit may take along that join it (NKVD commissars), by entry id: each becomes a
+        # unit of its own once, however many units offer it.
+        self.add_ons: dict[str, Node] = {}
+        # Squads whose model count is one per weapon carried (the plain estimate), for the report.
+        self.plain_estimates: list[str] = []
+        # Whether the entry being mapped carries the Strongpoint/Bunker choice of strongpoint units.
+        self._fortification_choice = False
 
     # -- entry point -----------------------------------------------------------------------------
 
     def map(self, node: Node) -> list[ParsedUnit]:
-        if node.element.get("type") not in ("unit", "model"):
+        if node.element.get("type") not in ENTRY_TYPES:
             self.report.add(
                 node.element,
                 "unexpected-entry-type",
                 f"root entry of type {node.element.get('type')!r} read as a unit",
             )
         self.report.subject = node.element
+        self._fortification_choice = False
         try:
             self.reader.report_modifiers(node, "unit")
             variants = self._variants(node)
@@ -111,6 +127,16 @@ class UnitMapper:
                 return []
             units = [self._unit(node, variant) for variant in variants]
             return [unit for unit in units if unit is not None]
+        finally:
+            self.report.subject = None
+
+    def map_add_on(self, node: Node) -> ParsedUnit | None:
+        """A model offered as an add-on (an NKVD commissar) becomes a unit that joins another in a list."""
+        self.report.subject = node.element
+        self._fortification_choice = False
+        try:
+            profile = self.reader.stat_profiles(node)[0]
+            return self._unit(node, Variant(None, profile, node.name), add_on=True)
         finally:
             self.report.subject = None
 
@@ -130,7 +156,7 @@ class UnitMapper:
             ):
                 variant_groups.append(group)
             else:
-                self._report_group(group, options)
+                self._read_group(group, options)
         if not variant_groups:
             return [Variant(None, base[0], node.name)] if base else []
         if len(variant_groups) > 1:
@@ -151,6 +177,36 @@ class UnitMapper:
             variants.append(Variant(option, profile, name))
         return variants
 
+    def _read_group(self, group: Node, options: list[Node]) -> None:
+        """A group that gives no variants: the strongpoint choice and commissar add-ons are read, the rest reported."""
+        names = [option.name for option in options]
+        if sorted(names) == sorted(FORTIFICATION_CHOICE):
+            self._fortification_choice = True
+            self._check_fortification_prices(group, options)
+            return
+        if options and all(self._is_add_on(option) for option in options):
+            for option in options:
+                self.add_ons.setdefault(option.id, option)
+            return
+        self._report_group(group, options)
+
+    def _check_fortification_prices(self, group: Node, options: list[Node]) -> None:
+        # The validator prices a strongpoint unit's own strongpoint and its bunker upgrade by the rules.
+        for option in options:
+            cost = self.reader.cost(option) or 0
+            rule = FORTIFICATION_CHOICE[option.name]
+            if cost != rule:
+                self.report.add(
+                    group.element,
+                    "fortification-choice-differs",
+                    f"{option.name} offered at {cost:g} AP; the rules' {rule} AP is used",
+                )
+
+    def _is_add_on(self, option: Node) -> bool:
+        """A model that joins the unit offering it: a stat profile and the Commissar rule."""
+        skills = {parse_skill(rule.name).name for rule in self.reader.rules(option)}
+        return bool(self.reader.stat_profiles(option)) and COMMISSAR_SKILL in skills
+
     def _report_group(self, group: Node, options: list[Node]) -> None:
         choices = ", ".join(f"{option.name} ({self.reader.cost(option) or 0:g} AP)" for option in options)
         required = "required" if self.reader.is_required(group) else "optional"
@@ -160,7 +216,7 @@ class UnitMapper:
 
     # -- one unit --------------------------------------------------------------------------------
 
-    def _unit(self, node: Node, variant: Variant) -> ParsedUnit | None:
+    def _unit(self, node: Node, variant: Variant, *, add_on: bool = False) -> ParsedUnit | None:
         source = variant.node or node
         primary = self._primary_category(node)
         armour = self._armour(variant, primary)
@@ -180,7 +236,8 @@ class UnitMapper:
         if track == 0:
             self.report.add(None, "bad-value", f"{variant.name}: Damage Track 0 ignored")
             track = None
-        models = 1 if track is not None else self._models(variant.name, weapons)
+        # An add-on is one soldier (the rules' "individual commissars"), whatever it carries.
+        models = 1 if track is not None or add_on else self._models(variant.name, weapons)
         move, march = self._whole(variant, "Move"), self._whole(variant, "March Move")
         if move is not None and march is not None and march < move:
             self.report.add(
@@ -200,12 +257,16 @@ class UnitMapper:
             move=move,
             march=march,
             hero=hero,
-            unique=self.reader.is_unique(node)
+            # The rules allow one of each hero, whether or not the data says so (Roza, Bull's Eye).
+            unique=hero
+            or self.reader.is_unique(node, root=not add_on)
             or (variant.node is not None and self.reader.is_unique(variant.node)),
             weapons=weapons,
             skills=skills,
             mercenary=self.context.mercenary_catalogue or MERCENARY_SKILL in skill_names,
-            strongpoint=category == FORTIFICATION_CATEGORY or STRONGPOINT_SKILL in skill_names,
+            strongpoint=category == FORTIFICATION_CATEGORY
+            or STRONGPOINT_SKILL in skill_names
+            or self._fortification_choice,
             support_weapon=category == SUPPORT_CATEGORY or SUPPORT_SKILL in skill_names,
             source_id=source.id or None,
             variant_of=node.id if variant.node is not None else None,
@@ -374,7 +435,9 @@ class UnitMapper:
         main = [weapon for weapon in weapons if not _is_carried_extra(weapon)]
         estimate = max(sum(weapon.count for weapon in main), max(weapon.count for weapon in weapons))
         total = sum(weapon.count for weapon in weapons)
-        if estimate != total:
+        if estimate == total:
+            self.plain_estimates.append(f"{name} ({estimate})")
+        else:
             extras = ", ".join(f"{w.count} {w.name}" for w in weapons if w not in main)
             self.report.add(
                 None,

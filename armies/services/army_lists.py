@@ -144,12 +144,18 @@ def army_list_update_settings(
     return _edit(army_list, change)
 
 
-def army_list_add_unit(*, army_list: ArmyList, unit_key: str) -> ArmyList:
+def army_list_add_unit(*, army_list: ArmyList, unit_key: str, captured: bool = False) -> ArmyList:
+    """Add a unit; ``captured`` enters another bloc's vehicle as the force's captured vehicle.
+
+    A captured vehicle is its own bloc's unit marked captured (the validator's ruling), so this
+    records the mark and leaves whether the chart allows it to the validator.
+    """
     if not Unit.objects.filter(catalogue_id=army_list.catalogue_id, key=unit_key).exists():
         raise ArmyListError("list-unit-unknown", f"{unit_key!r} is not in the list's catalogue", field="unit")
 
     def change(content: Document) -> None:
-        content["entries"].append(entry_document(_next_id(content["entries"], "e"), unit_key))
+        entry_id = _next_id(content["entries"], "e")
+        content["entries"].append(entry_document(entry_id, unit_key, captured=captured))
 
     return _edit(army_list, change)
 

@@ -1,4 +1,11 @@
-"""Force composition: one bloc, captured vehicles, unique units, RtZ scouts."""
+"""Force composition: one bloc, captured vehicles, unique units, RtZ scouts.
+
+Captured vehicles, as Zverograd reads "Building your force": the list enters the vehicle's own
+catalogue unit (the bloc that built it) once and marks it ``captured``. It must be on the
+captured-vehicle chart for the list's bloc, a force fields at most one, and it costs its own AP plus
+the 2 AP surcharge (counted in points.py, once). Entered without the mark, it is a unit of another
+bloc, and the problem says that marking it captured would make it legal.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +27,10 @@ def check_one_bloc(ctx: Context) -> None:
         hint = ""
         row = ctx.catalogue.captured_by_key.get(profile.key)
         if row is not None and row.allows(army.bloc, profile.bloc):
-            hint = "; it is on the captured-vehicle chart, so it may be fielded marked as captured"
+            hint = (
+                "; it is on the captured-vehicle chart, so it may be fielded marked as captured, "
+                f"for {profile.ap} + {row.surcharge} AP"
+            )
         ctx.add(
             "wrong-bloc",
             f"{ctx.label(entry)} belongs to the {profile.bloc} bloc, but the force is {army.bloc}{hint}",

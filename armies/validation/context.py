@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from armies.validation import skills
 from armies.validation.problems import problem
 from armies.validation.types import ArmyList, Catalogue, ListEntry, Problem, UnitProfile
 
@@ -81,14 +80,14 @@ class Context:
     def effective_faction(self, entry: ListEntry, profile: UnitProfile) -> str | None:
         """The faction an entry counts for in the faction tests.
 
-        Captured and mercenary units count for none. A bloc Commissar joined to a
-        faction unit counts for that unit's faction, as the Commissar skill says.
+        Captured and mercenary units count for none. A bloc Commissar (hero or not)
+        joined to a faction unit counts for that unit's faction, as the Commissar skill says.
         """
         if entry.captured or profile.mercenary:
             return None
         if profile.faction is not None:
             return profile.faction
-        if profile.is_hero and profile.has_skill(skills.COMMISSAR):
+        if profile.is_commissar:
             target = self.unit(self.entry(entry.joined_to))
             if (
                 target is not None

@@ -1,4 +1,13 @@
-"""Heroes: one of each, and who may join whom ("Heroes" and the joining skills)."""
+"""Heroes and commissars: one of each hero, and who may join whom ("Heroes", "Commissar" and the
+joining skills).
+
+Commissars join a unit the way heroes do: an infantry unit of the same armour, before the game, for
+the whole game. A commissar is either a hero with the Commissar skill (Commissar Poon) or a plain
+commissar, such as the NKVD political commissars that SSU squads may take along; the catalogue holds
+those as units of their own, and a list enters one and joins it to its unit. A unit takes at most
+one hero (or a pair of Siblings) and, besides, at most one commissar; a hero who is a commissar
+counts as both, so nobody else may join Commissar Poon's unit.
+"""
 
 from __future__ import annotations
 
@@ -50,6 +59,7 @@ def check_joins(ctx: Context) -> None:
             continue  # unknown units and dangling ids are reported by the references check
         _check_one_join(ctx, entry, hero, target_entry, target)
     _check_heroes_per_unit(ctx)
+    _check_commissars_per_unit(ctx)
     _check_commissars(ctx)
 
 
@@ -58,8 +68,12 @@ def _check_one_join(
 ) -> None:
     who, whom = ctx.label(entry), ctx.label(target_entry)
     ids = (entry.id, target_entry.id)
-    if not hero.is_hero:
-        ctx.add("join-not-hero", f"{who} is joined to {whom}, but only heroes join other units", ids)
+    if not hero.is_joiner:
+        ctx.add(
+            "join-not-hero",
+            f"{who} is joined to {whom}, but only heroes and commissars join other units",
+            ids,
+        )
         return
     if hero.has_skill(skills.SUPERHUMANS):
         ctx.add("join-superhuman", f"{who} is a Superhuman and may not join {whom}", ids)
@@ -67,8 +81,13 @@ def _check_one_join(
     if hero.has_skill(skills.LONER):
         ctx.add("join-loner", f"{who} is a Loner and may not join {whom}", ids)
         return
-    if target.is_hero or entry.id == target_entry.id:
-        ctx.add("join-target-hero", f"{who} is joined to {whom}, a hero; heroes join ordinary units", ids)
+    if target.is_joiner or entry.id == target_entry.id:
+        what = "a hero" if target.is_hero else "a commissar"
+        ctx.add(
+            "join-target-hero",
+            f"{who} is joined to {whom}, {what}; heroes and commissars join ordinary units",
+            ids,
+        )
         return
     if target.unit_type != "infantry":
         ctx.add(
@@ -82,7 +101,7 @@ def _check_one_join(
         ctx.add(
             "join-armour-mismatch",
             f"{who} (armour {hero.armour}) is joined to {whom} (armour {target.armour}); "
-            "a hero joins a unit of the same armour",
+            "a hero or commissar joins a unit of the same armour",
             ids,
         )
     for skill_name, code, title in _MATCHING_SKILLS:
@@ -113,7 +132,7 @@ def _check_heroes_per_unit(ctx: Context) -> None:
     for target_id, joiners in ctx.heroes_by_target.items():
         target_entry = ctx.entry(target_id)
         target = ctx.unit(target_entry)
-        if target_entry is None or target is None or target.is_hero:
+        if target_entry is None or target is None or target.is_joiner:
             continue
         heroes = [(e, p) for e in joiners if (p := ctx.unit(e)) is not None and p.is_hero]
         if len(heroes) < 2:
@@ -144,10 +163,25 @@ def _names(param: str | None, other: UnitProfile) -> bool:
     return skills.same_name(param, other.name) or param.casefold() == other.key.casefold()
 
 
+def _check_commissars_per_unit(ctx: Context) -> None:
+    for target_id, joiners in ctx.heroes_by_target.items():
+        target_entry = ctx.entry(target_id)
+        target = ctx.unit(target_entry)
+        if target_entry is None or target is None or target.is_joiner:
+            continue  # joining a hero or commissar is reported on its own
+        commissars = [e for e in joiners if (p := ctx.unit(e)) is not None and p.is_commissar]
+        if len(commissars) > 1:
+            ctx.add(
+                "join-too-many-commissars",
+                f"{ctx.labels(commissars)} all join {ctx.label(target_entry)}; a unit takes one commissar",
+                (target_entry.id, *(e.id for e in commissars)),
+            )
+
+
 def _check_commissars(ctx: Context) -> None:
     # Ruling: a Commissar piloting a vehicle is still not joined, so it is flagged too.
     for entry, profile in ctx.known:
-        if not (profile.is_hero and profile.has_skill(skills.COMMISSAR)) or entry.joined_to is not None:
+        if not profile.is_commissar or entry.joined_to is not None:
             continue
         ctx.add(
             "commissar-not-joined",

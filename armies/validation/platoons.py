@@ -10,8 +10,8 @@ Rulings of ours:
   share a unit type with one of the units the slot allows and have at least
   that unit's armour (a slot open to a whole type sets no armour floor);
 - mercenaries enter support slots only when the chart names them;
-- a hero joined to another member of the same platoon rides with that unit
-  and needs no slot of its own;
+- a hero or commissar joined to another member of the same platoon rides with
+  that unit and needs no slot of its own;
 - a member that names no slot takes the first free slot that allows it, so a
   list that only lists members still works; a mercenary replacement must name
   its slot;
@@ -95,8 +95,8 @@ def _fill(ctx: Context, chart: PlatoonChart, title: str, members: list[ListEntry
         if profile is None:
             continue
         if entry.slot is None:
-            if not (profile.is_hero and entry.joined_to in member_ids):
-                unslotted.append((entry, profile))  # a joined hero rides with its unit
+            if not (profile.is_joiner and entry.joined_to in member_ids):
+                unslotted.append((entry, profile))  # a joined hero or commissar rides with its unit
             continue
         slot = chart.slot(entry.slot)
         if slot is None:

@@ -84,10 +84,14 @@ SPECS: Final[dict[str, ProblemSpec]] = {
     ),
     # --- heroes
     "duplicate-hero": ProblemSpec(_E, HEROES, "The same hero is fielded twice."),
-    "join-not-hero": ProblemSpec(_E, HEROES, "A unit that is not a hero is joined to another unit."),
-    "join-target-hero": ProblemSpec(_E, HEROES, "A hero is joined to another hero."),
+    "join-not-hero": ProblemSpec(
+        _E, HEROES, "A unit that is neither a hero nor a commissar is joined to another unit."
+    ),
+    "join-target-hero": ProblemSpec(_E, HEROES, "A hero or commissar is joined to a hero or commissar."),
     "join-target-not-infantry": ProblemSpec(_E, HEROES, "A hero is joined to a vehicle or aircraft."),
-    "join-armour-mismatch": ProblemSpec(_E, HEROES, "A hero joins a unit of another armour class."),
+    "join-armour-mismatch": ProblemSpec(
+        _E, HEROES, "A hero or commissar joins a unit of another armour class."
+    ),
     "join-too-many-heroes": ProblemSpec(
         _E, HEROES, "More than one hero joins a unit (only a pair of Siblings may)."
     ),
@@ -105,7 +109,10 @@ SPECS: Final[dict[str, ProblemSpec]] = {
     "join-loner": ProblemSpec(_E, skill("Loner"), "A Loner hero is joined to a unit."),
     "join-superhuman": ProblemSpec(_E, skill("Superhumans"), "A Superhuman is joined to a unit."),
     "commissar-not-joined": ProblemSpec(
-        _E, skill("Commissar"), "A Commissar hero is not joined to an infantry unit."
+        _E, skill("Commissar"), "A commissar (hero or not) is not joined to an infantry unit."
+    ),
+    "join-too-many-commissars": ProblemSpec(
+        _E, skill("Commissar"), "More than one commissar joins the same unit."
     ),
     # --- pilots
     "pilot-not-hero": ProblemSpec(_E, PILOTING, "A unit that is not a hero is set to pilot a vehicle."),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from armies.validation.types import ArmyList, Catalogue, ListEntry, Totals, Verdict
+from armies.validation.types import CAPTURED_SURCHARGE, ArmyList, Catalogue, ListEntry, Totals, Verdict
 
 _ARMY_TYPE = {"faction": "faction force", "bloc": "bloc force", "mercenary": "mercenary force"}
 
@@ -53,7 +53,7 @@ def _ap(entry: ListEntry, catalogue: Catalogue) -> str:
         return "? AP"
     if entry.captured:
         row = catalogue.captured_by_key.get(entry.unit)
-        surcharge = row.surcharge if row is not None else 2
+        surcharge = row.surcharge if row is not None else CAPTURED_SURCHARGE
         return f"{profile.ap} + {surcharge} AP captured"
     return f"{profile.ap} AP"
 

@@ -28,6 +28,11 @@ ROLES: tuple[Role, ...] = ("attacker", "defender")
 FORTIFICATION_KINDS: tuple[FortificationKind, ...] = ("strongpoint", "bunker")
 
 # Captured vehicles cost this much more than their printed AP ("Building your force").
+#
+# Zverograd's ruling on how a list holds one: a captured vehicle is the catalogue unit of the bloc
+# that built it (``axis.luther``), entered once and marked ``captured``; it costs that unit's AP plus
+# this surcharge, counted once.  The captured-vehicle chart names those same units, and catalogues
+# hold no second, surcharged copy of them (docs/catalogue-format.md, "Captured vehicles").
 CAPTURED_SURCHARGE = 2
 
 
@@ -83,6 +88,16 @@ class UnitProfile:
     def is_hero(self) -> bool:
         # Superhumans are heroes even when a catalogue forgets to flag them.
         return self.hero or self.has_skill(skills.SUPERHUMANS)
+
+    @property
+    def is_commissar(self) -> bool:
+        """Heroes with the skill (Commissar Poon) and plain commissars (the NKVD add-ons) alike."""
+        return self.has_skill(skills.COMMISSAR)
+
+    @property
+    def is_joiner(self) -> bool:
+        """A unit that joins another before the game instead of standing on its own."""
+        return self.is_hero or self.is_commissar
 
     @property
     def is_strongpoint_unit(self) -> bool:

@@ -34,7 +34,7 @@ from armies.models import ArmyList, UnitType
 from armies.services import army_lists as lists
 from armies.services.army_lists import ArmyListError
 from armies.views.common import army_list_or_404
-from armies.views.panels import builder_context
+from armies.views.panels import builder_context, unit_picks
 from core.http import HtmxHttpRequest, describe_error
 
 PAGE = "armies/builder/page.html"
@@ -64,7 +64,7 @@ def _catalogue_panel(army_list: ArmyList, filters: dict[str, str]) -> dict[str, 
     plain = selectors.catalogue_for_validation(catalogue=army_list.catalogue)
     blocs = sorted({*plain.blocs, *(unit.bloc for unit in plain.units)})
     return {
-        "units": units,
+        "picks": unit_picks(units, plain, bloc=army_list.bloc),
         "filters": filters,
         "bloc_choices": blocs,
         "type_choices": UnitType.choices,
@@ -156,9 +156,9 @@ def builder(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def add_unit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     def change(army_list: ArmyList, form: AddUnitForm) -> str:
-        key = form.cleaned_data["unit"]
-        lists.army_list_add_unit(army_list=army_list, unit_key=key)
-        return f"Added {_unit_name(army_list, unit_key=key)}."
+        key, captured = form.unit_and_captured()
+        lists.army_list_add_unit(army_list=army_list, unit_key=key, captured=captured)
+        return f"Added {_unit_name(army_list, unit_key=key)}{' as the captured vehicle' if captured else ''}."
 
     return _change(request, pk, AddUnitForm, change, anchor="catalogue")
 

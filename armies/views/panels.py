@@ -8,8 +8,9 @@ from the validator's cached catalogue, so drawing the panels costs no query.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from armies import validation as v
 from armies.validation import skills
@@ -57,6 +58,40 @@ class EntryRow:
     @property
     def is_hero(self) -> bool:
         return self.profile is not None and self.profile.is_hero
+
+
+class PickableUnit(Protocol):
+    """What the picker reads of a catalogue row (armies.models.Unit)."""
+
+    key: str
+    bloc: str
+    ap: int
+
+
+@dataclass(frozen=True)
+class UnitPick:
+    """A unit of the picker; ``captured_ap`` is set when the list may field it as its captured vehicle.
+
+    A captured vehicle is the other bloc's own unit marked captured (the validator's ruling), so the
+    picker offers exactly that: the same unit, added with the mark, at its AP plus the surcharge.
+    """
+
+    unit: PickableUnit
+    captured_ap: int | None = None
+    surcharge: int = CAPTURED_SURCHARGE
+
+
+def unit_picks(units: Iterable[PickableUnit], catalogue: v.Catalogue, *, bloc: str) -> list[UnitPick]:
+    """The picker's rows for a list of ``bloc``, in the order of ``units`` (catalogue rows)."""
+    picks = []
+    for unit in units:
+        row = catalogue.captured_by_key.get(unit.key)
+        offered = row is not None and unit.bloc != bloc and row.allows(bloc, unit.bloc)
+        if row is not None and offered:
+            picks.append(UnitPick(unit, unit.ap + row.surcharge, row.surcharge))
+        else:
+            picks.append(UnitPick(unit))
+    return picks
 
 
 @dataclass(frozen=True)
@@ -139,7 +174,7 @@ def entry_rows(army: v.ArmyList, catalogue: v.Catalogue, verdict: v.Verdict) -> 
     infantry = [
         Option(e.id, labels[e.id])
         for e in army.entries
-        if (p := profiles[e.id]) is not None and p.unit_type == "infantry" and not p.is_hero
+        if (p := profiles[e.id]) is not None and p.unit_type == "infantry" and not p.is_joiner
     ]
     vehicles = [
         Option(e.id, labels[e.id])
@@ -167,7 +202,9 @@ def entry_rows(army: v.ArmyList, catalogue: v.Catalogue, verdict: v.Verdict) -> 
         if entry.captured:
             chart_row = catalogue.captured_by_key.get(entry.unit)
             surcharge = chart_row.surcharge if chart_row else CAPTURED_SURCHARGE
-        others = [o for o in infantry if o.value != entry.id] if hero or entry.joined_to else []
+        # Heroes and commissars join a unit; the choice stays open on any entry already joined.
+        joiner = profile is not None and profile.is_joiner
+        others = [o for o in infantry if o.value != entry.id] if joiner or entry.joined_to else []
         seats = [o for o in vehicles if o.value != entry.id] if pilots or entry.pilot_of else []
         rows.append(
             EntryRow(

@@ -183,6 +183,31 @@ def test_it_names_an_unknown_unit_and_changes_nothing(client, player, army_list)
     assert army_list.content["entries"] == []
 
 
+def test_it_adds_a_charted_vehicle_of_another_bloc_as_the_captured_vehicle(client, player, army_list):
+    client.force_login(player)
+
+    picker = client.get(url("builder", army_list), {"bloc": "Axis"}).content.decode()
+    response = client.post(
+        url("builder_add_unit", army_list), {"captured_unit": "axis.barwolf"}, headers=HTMX
+    )
+
+    assert "16 AP captured" in picker  # Barwolf's 14 AP and the 2 AP surcharge
+    assert "Added Barwolf as the captured vehicle." in response.content.decode()
+    assert entry(army_list, "e1")["captured"] is True
+    assert "16 / 100 AP" in response.content.decode()
+
+
+@pytest.mark.parametrize("data", [{}, {"unit": "allies.rifle-squad", "captured_unit": "axis.barwolf"}])
+def test_it_asks_for_exactly_one_unit_to_add(client, player, army_list, data):
+    client.force_login(player)
+
+    response = client.post(url("builder_add_unit", army_list), data, headers=HTMX)
+
+    assert "form-invalid" in response.content.decode()
+    army_list.refresh_from_db()
+    assert army_list.content["entries"] == []
+
+
 def test_it_shows_a_service_error_as_a_message_without_htmx(client, player, army_list):
     client.force_login(player)
 

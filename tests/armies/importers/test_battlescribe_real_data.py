@@ -24,15 +24,19 @@ from tests.armies.importers.conftest import CATALOGUE_FILES, GAME_SYSTEM
 # Units the reader finds per catalogue.  Checked independently by `_xpath_unit_count` below: one unit
 # per root <selectionEntry> of the catalogue, plus, for every root entry whose <selectionEntryGroup>
 # offers options carrying their own <profile> (a named-pilot or faction variant), one more unit per
-# extra option.  E.g. Axis: 121 root entries + 5 extra variants = 126.
+# extra option, plus each shared entry that a "Commissar" group offers (the NKVD commissars join a
+# unit, so they are units of their own).  E.g. Axis: 121 root entries + 5 extra variants = 126;
+# SSU: 85 + 3 variants + 3 commissars.  The captured-vehicle catalogue's cards are the bloc units
+# again with the surcharge in their price: they become chart lines (21), not units.
 EXPECTED_UNITS = {
     "Allies": 111,
     "Axis": 126,
-    "SSU": 88,
+    "SSU": 91,
     "Mercenaries": 12,
     "Mythos": 7,
-    "Captured Vehicles": 21,
+    "Captured Vehicles": 0,
 }
+CAPTURED_LINES = 21
 NS = {"c": "http://www.battlescribe.net/schema/catalogueSchema"}
 
 
@@ -60,7 +64,13 @@ def _xpath_unit_count(path: Path) -> int:
                 if option.findall("./c:profiles/c:profile", NS)
             ]
             variants += max(len(with_profile) - 1, 0)
-    return len(entries) + variants
+    offered = {
+        link.get("targetId")
+        for group in root.iter(f"{{{NS['c']}}}selectionEntryGroup")
+        if group.get("name") == "Commissar"
+        for link in group.findall("./c:entryLinks/c:entryLink", NS)
+    }
+    return len(entries) + variants + len(offered)
 
 
 def test_it_finds_the_expected_number_of_units_per_catalogue(game_data: ParsedGameData) -> None:
@@ -71,7 +81,8 @@ def test_it_finds_the_expected_number_of_units_per_catalogue(game_data: ParsedGa
 def test_it_agrees_with_an_independent_xpath_count(game_data: ParsedGameData, bsdata: Path) -> None:
     for file_name in CATALOGUE_FILES:
         catalogue = next(c for c in game_data.catalogues if c.source == file_name)
-        assert len(catalogue.units) == _xpath_unit_count(bsdata / file_name), file_name
+        found = len(catalogue.units) + len(catalogue.captured_vehicles)
+        assert found == _xpath_unit_count(bsdata / file_name), file_name
 
 
 def test_it_reads_the_game_system_and_catalogue_headers(game_data: ParsedGameData) -> None:
@@ -83,7 +94,7 @@ def test_it_reads_the_game_system_and_catalogue_headers(game_data: ParsedGameDat
         "Axis": "Axis",
         "SSU": "SSU",
         "Mercenaries": "Mercenaries",
-        "Mythos": "Mythos",
+        "Mythos": "Mercenaries",
         "Captured Vehicles": None,
     }
     assert all(catalogue.revision > 0 for catalogue in game_data.catalogues)
@@ -183,31 +194,118 @@ def test_it_flags_strongpoints_support_weapons_aircraft_and_mercenaries(game_dat
     assert not any(unit.mercenary for unit in axis.units)
 
 
-def test_it_reads_the_captured_vehicle_catalogue_into_a_chart(game_data: ParsedGameData) -> None:
+def test_it_reads_the_captured_vehicle_catalogue_as_a_chart_of_the_blocs_own_units(
+    game_data: ParsedGameData,
+) -> None:
     captured = _catalogue(game_data, "Captured Vehicles")
-    luther = _unit(game_data, "Captured Vehicles", "captured-vehicles.luther")
-    assert luther.bloc == "Axis"
-    assert luther.capturable
-    assert luther.cost == 13
+    luther = _unit(game_data, "Axis", "Luther")
     line = next(line for line in captured.captured_vehicles if line.unit == luther.key)
+    # The data prices its copy of Luther at 13 AP: Luther's own 11 AP plus the 2 AP surcharge, once.
+    assert (luther.key, luther.cost, luther.bloc) == ("axis.luther", 11, "Axis")
     assert (line.original_bloc, line.cost, line.captured_by) == ("Axis", 13, ("Allies", "SSU"))
-    assert len(captured.captured_vehicles) == len(captured.units)
+    assert not captured.units
+    assert len(captured.captured_vehicles) == CAPTURED_LINES
+    by_key = {unit.key: unit for unit in game_data.units}
+    for line in captured.captured_vehicles:
+        original = by_key[line.unit]
+        assert (original.bloc, original.capturable) == (line.original_bloc, True), line
+        assert line.cost == original.cost + 2, line
     originals = [unit for name in ("Allies", "Axis", "SSU") for unit in _catalogue(game_data, name).units]
-    assert sum(unit.capturable for unit in originals) == len(captured.units)  # each marks its original
+    assert sum(unit.capturable for unit in originals) == CAPTURED_LINES
+
+
+def test_it_reads_the_upgrade_typed_captured_cards_as_the_vehicles_they_are(
+    game_data: ParsedGameData,
+) -> None:
+    # Heinrich and Luther are filed as "upgrade" entries in the captured-vehicle catalogue.
+    lines = {line.unit for line in _catalogue(game_data, "Captured Vehicles").captured_vehicles}
+    assert {"axis.heinrich", "axis.luther"} <= lines
+    assert not game_data.full_report().of_kind("unexpected-entry-type")
+
+
+def test_it_imports_the_nkvd_commissar_add_ons_as_units_that_join(game_data: ParsedGameData) -> None:
+    ssu = _catalogue(game_data, "SSU")
+    commissars = {
+        unit.name: unit
+        for unit in ssu.units
+        if unit.name.startswith("NKVD Political Commissar") and unit.skill("Commissar")
+    }
+    costs = {name: unit.cost for name, unit in commissars.items()}
+    assert costs == {
+        "NKVD Political Commissar Machine Gunner": 3,
+        "NKVD Political Commissar Submachine Gunner": 2,
+        "NKVD Political Commissar Tank Hunter": 3,
+    }
+    for unit in commissars.values():
+        assert (unit.bloc, unit.armour, unit.models, unit.damage, unit.hero) == ("SSU", "S2", 1, 1, False)
+    # The squads that offer one are of the commissars' armour, as the Commissar rule wants.
+    assert _unit(game_data, "SSU", "Red Army Battle Squad").armour == "S2"
+
+
+def test_it_reads_the_strongpoint_choice_of_strongpoint_guns(game_data: ParsedGameData) -> None:
+    guns = ("Field Laser Gun", "Dual Field Laser Gun")
+    assert all(_unit(game_data, "Axis", name).strongpoint for name in guns)
+    assert all(_unit(game_data, "SSU", name).strongpoint for name in ("Motherland Tesla Gun",))
+    assert not game_data.full_report().of_kind("fortification-choice-differs")
+
+
+def test_it_imports_every_hero_as_unique(game_data: ParsedGameData) -> None:
+    heroes = [unit for unit in game_data.units if unit.hero]
+    assert heroes
+    assert all(unit.unique for unit in heroes)
+    # Wolfgang's limit is one per parent, and his parent is the force; Roza's card has no limit.
+    assert _unit(game_data, "Axis", "Wolfgang").unique
+    assert _unit(game_data, "SSU", "Roza").unique
+
+
+def test_it_fields_the_mythos_creatures_as_mercenaries(game_data: ParsedGameData) -> None:
+    mythos = _catalogue(game_data, "Mythos")
+    assert {(unit.bloc, unit.mercenary, unit.faction) for unit in mythos.units} == {
+        ("Mercenaries", True, None)
+    }
+    assert not game_data.full_report().of_kind("unknown-bloc")
 
 
 def test_it_lists_what_it_could_not_map_in_the_report(game_data: ParsedGameData) -> None:
     report = game_data.full_report()
-    kinds = report.counts()
-    assert {"unmapped-option", "models-estimated", "weapon-without-profile", "unknown-bloc"} <= set(kinds)
-    commissar = [issue for issue in report.of_kind("unmapped-option") if "Commissar" in issue.detail]
-    assert commissar
-    assert all(issue.source == "SSU.cat" for issue in commissar)
+    # What the data lacks or contradicts, and nothing the import understands.
+    assert report.counts() == {
+        "models-estimated": 49,
+        "weapon-without-profile": 3,
+        "repaired-value": 2,
+        "suspicious-value": 1,
+        "category-mismatch": 1,
+        "captured-card-differs": 5,
+    }
     no_profile = {issue.entry_name for issue in report.of_kind("weapon-without-profile")}
     assert "Wilfried" in no_profile
     repaired = [issue for issue in report.of_kind("repaired-value") if "armour" in issue.detail]
     assert repaired, "an armour letter contradicting its category is repaired and reported"
+    differs = {issue.entry_name: issue.detail for issue in report.of_kind("captured-card-differs")}
+    assert "Machinegun (Turret) / Machinegun (Front)" in differs["Jagdluther"]
     assert not report.of_kind("unresolved-link")  # with the game system given, every link resolves
+
+
+def test_it_says_which_squad_model_counts_are_estimated(game_data: ParsedGameData) -> None:
+    details = " ".join(issue.detail for issue in game_data.full_report().of_kind("models-estimated"))
+    named = {issue.entry_name for issue in game_data.full_report().of_kind("models-estimated")}
+    squads = [
+        unit
+        for unit in game_data.units
+        if unit.unit_type == "infantry"
+        and unit.damage == unit.models
+        and not unit.hero
+        and not unit.skill("Commissar")
+    ]
+    assert len(squads) == 96
+    for squad in squads:
+        # A squad is named by its own issue (variants: at the start of the detail) or in the summary.
+        said = (
+            squad.name in named,
+            f"{squad.name}: " in details,
+            f"{squad.name} ({squad.models})" in details,
+        )
+        assert any(said), squad.name
 
 
 def test_it_reports_links_it_cannot_resolve_when_a_catalogue_is_read_alone(bsdata: Path) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from armies.validation.types import ArmyList
 
-from .builders import army, catalogue, check, codes, entry, hero, unit, units
+from .builders import army, catalogue, check, codes, entry, hero, platoon, unit, units
 
 
 def joined(hero_key: str, unit_key: str) -> ArmyList:
@@ -152,6 +152,85 @@ def test_it_requires_a_commissar_to_join_a_unit() -> None:
     assert codes(army(*units("commissar", "ssu-squad"))) == {"commissar-not-joined"}
     assert codes(joined("commissar", "ssu-squad")) == set()
     assert codes(joined("commissar", "rg-heavy-squad")) == {"join-armour-mismatch"}
+
+
+NKVD = unit("nkvd", ap=3, skills={"Commissar": None, "Brave": None})
+
+
+def test_it_lets_a_commissar_who_is_no_hero_join_a_unit_of_its_armour() -> None:
+    cat = catalogue(NKVD)
+    verdict = check(joined("nkvd", "ssu-squad"), cat)
+    assert verdict.codes == set()
+    assert verdict.totals.unit_ap == 20 + 3
+    assert codes(joined("nkvd", "rg-heavy-squad"), cat) == {"join-armour-mismatch"}
+    assert codes(joined("nkvd", "ssu-walker"), cat) == {"join-target-not-infantry"}
+
+
+def test_it_requires_a_commissar_who_is_no_hero_to_join_a_unit() -> None:
+    verdict = check(army(*units("nkvd", "ssu-squad")), catalogue(NKVD))
+    (problem,) = verdict.problems
+    assert (problem.code, problem.entry_ids) == ("commissar-not-joined", ("e1",))
+
+
+def test_it_allows_one_commissar_per_unit() -> None:
+    two = army(entry("u", "ssu-squad"), entry("a", "nkvd", joined_to="u"), entry("b", "nkvd", joined_to="u"))
+    verdict = check(two, catalogue(NKVD))
+    (problem,) = verdict.problems
+    assert problem.code == "join-too-many-commissars"
+    assert problem.entry_ids == ("u", "a", "b")
+    # One commissar in each of two units is fine.
+    each = army(
+        entry("u", "ssu-squad"),
+        entry("v", "ssu-squad"),
+        entry("a", "nkvd", joined_to="u"),
+        entry("b", "nkvd", joined_to="v"),
+    )
+    assert codes(each, catalogue(NKVD)) == set()
+
+
+def test_it_lets_a_hero_and_a_commissar_join_the_same_unit() -> None:
+    both = army(
+        entry("u", "ssu-squad"), entry("h", "koshka", joined_to="u"), entry("c", "nkvd", joined_to="u")
+    )
+    assert codes(both, catalogue(NKVD)) == set()
+
+
+def test_it_keeps_everyone_else_out_of_a_hero_commissars_unit() -> None:
+    # A hero with the Commissar skill counts as the unit's hero and as its commissar.
+    with_nkvd = army(
+        entry("u", "ssu-squad"), entry("p", "commissar", joined_to="u"), entry("c", "nkvd", joined_to="u")
+    )
+    with_hero = army(
+        entry("u", "ssu-squad"), entry("p", "commissar", joined_to="u"), entry("k", "koshka", joined_to="u")
+    )
+    assert codes(with_nkvd, catalogue(NKVD)) == {"join-too-many-commissars"}
+    assert codes(with_hero, catalogue(NKVD)) == {"join-too-many-heroes"}
+
+
+def test_it_refuses_a_commissar_joined_to_another_commissar() -> None:
+    chain = army(
+        entry("u", "ssu-squad"), entry("a", "nkvd", joined_to="u"), entry("b", "nkvd", joined_to="a")
+    )
+    assert codes(chain, catalogue(NKVD)) == {"join-target-hero"}
+
+
+def test_it_counts_a_commissar_joined_to_a_faction_unit_for_that_faction() -> None:
+    force = army(entry("u", "rg-squad"), entry("c", "nkvd", joined_to="u"), faction="red-guard")
+    verdict = check(force, catalogue(NKVD))
+    assert verdict.codes == set()
+    assert verdict.totals.army_type == "faction"
+    assert verdict.totals.faction_share == 1
+
+
+def test_it_lets_a_joined_commissar_ride_with_its_platoon_unit() -> None:
+    force = army(
+        entry("c", "rg-command", platoon="p1", slot="command"),
+        entry("s1", "rg-squad", platoon="p1", slot="combat-1"),
+        entry("s2", "rg-squad", platoon="p1", slot="combat-2"),
+        entry("n", "nkvd", joined_to="s1", platoon="p1"),
+        platoons=[platoon("p1", "rg-platoon", "c", "s1", "s2", "n")],
+    )
+    assert codes(force, catalogue(NKVD)) == set()
 
 
 def test_it_lets_heroes_stand_alone() -> None:

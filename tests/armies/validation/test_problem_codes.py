@@ -85,6 +85,10 @@ TRIGGERS: dict[str, Scenario] = {
             entry("a", "rg-squad"), entry("b", "koshka", joined_to="a"), entry("c", "nikolai", joined_to="a")
         )
     ),
+    "join-too-many-commissars": lambda: (
+        army(entry("a", "ssu-squad"), entry("b", "nkvd", joined_to="a"), entry("c", "nkvd", joined_to="a")),
+        catalogue(unit("nkvd", ap=3, skills={"Commissar": None})),
+    ),
     "join-steel-guard": lambda: std(
         army(entry("a", "rg-heavy-squad"), entry("b", "steel-guard-hero", joined_to="a"))
     ),

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('armies', '0001_initial'),
+        ('armies', '0002_captured_vehicles_as_bloc_units'),
     ]
 
     operations = [
