@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import TypeAlias, cast
+from typing import NamedTuple, TypeAlias, TypeVar, cast
 
 from armies.blocs import Bloc
 from core.errors import DomainError
@@ -207,13 +207,12 @@ class SectorChangeError(DomainError):
 ChangeValue: TypeAlias = str | int | None
 
 
-@dataclass(frozen=True)
-class SectorChange:
+class SectorChange(NamedTuple):
     """One entry of the sector log: ``field`` of sector ``key`` becomes ``value``.
 
     ``value`` is the plain stored form: a bloc name or None for the owner, a
     fortification or terrain name, an integer value. Enum members are strings,
-    so they work as well.
+    so they work as well. A plain ``(key, field, value)`` tuple does too.
     """
 
     key: str
@@ -242,47 +241,57 @@ def coerce_change_value(field_name: str, value: ChangeValue) -> SectorValue:
                 field_name,
             )
         return value
-    if sector_field is SectorField.OWNER and value is None:
-        return None
-    choices: type[StrEnum] = {
-        SectorField.OWNER: Bloc,
-        SectorField.FORTIFICATION: Fortification,
-        SectorField.TERRAIN: Terrain,
-    }[sector_field]
-    if isinstance(value, str) and value in choices._value2member_map_:
-        return choices(value)  # type: ignore[return-value]
+    if sector_field is SectorField.OWNER:
+        return None if value is None else _member(Bloc, value, "unknown-bloc", field_name)
+    if sector_field is SectorField.FORTIFICATION:
+        return _member(Fortification, value, "unknown-fortification", field_name)
+    return _member(Terrain, value, "unknown-terrain", field_name)
+
+
+_Choice = TypeVar("_Choice", bound=StrEnum)
+
+
+def _member(choices: type[_Choice], value: ChangeValue, code: str, field_name: str) -> _Choice:
+    if isinstance(value, str):
+        try:
+            return choices(value)
+        except ValueError:
+            pass
     allowed = ", ".join(member.value for member in choices)
-    code = {SectorField.OWNER: "unknown-bloc"}.get(sector_field, f"unknown-{sector_field.value}")
-    raise SectorChangeError(code, f"{value!r} is not one of {allowed}", field_name)
+    shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:37]}..."
+    raise SectorChangeError(code, f"{shown} is not one of {allowed}", field_name)
 
 
-def apply_change(state: SectorState, change: SectorChange) -> SectorState:
-    """The sector's state after one change."""
-    value = coerce_change_value(change.field, change.value)
+def apply_change(state: SectorState, field_name: str, value: ChangeValue) -> SectorState:
+    """The sector's state after its ``field_name`` becomes ``value``."""
+    typed = coerce_change_value(field_name, value)
     # coerce_change_value has checked that the value fits the field.
-    if change.field == SectorField.OWNER:
-        return replace(state, owner=cast(Bloc | None, value))
-    if change.field == SectorField.FORTIFICATION:
-        return replace(state, fortification=cast(Fortification, value))
-    if change.field == SectorField.VALUE:
-        return replace(state, value=cast(int, value))
-    return replace(state, terrain=cast(Terrain, value))
+    if field_name == SectorField.OWNER:
+        return replace(state, owner=cast(Bloc | None, typed))
+    if field_name == SectorField.FORTIFICATION:
+        return replace(state, fortification=cast(Fortification, typed))
+    if field_name == SectorField.VALUE:
+        return replace(state, value=cast(int, typed))
+    return replace(state, terrain=cast(Terrain, typed))
 
 
-def replay(initial_state: MapState, changes: Iterable[SectorChange]) -> dict[str, SectorState]:
-    """The state after applying ``changes`` in order to ``initial_state`` (which is left alone).
+def replay(
+    initial_state: MapState, changes: Iterable[tuple[str, str, ChangeValue]]
+) -> dict[str, SectorState]:
+    """The state after applying ``changes`` (``SectorChange``s) in order to ``initial_state``.
 
-    Raises SectorChangeError, with the field path ``changes[i]...``, at the
-    first change that names an unknown sector or field or carries a bad value.
+    ``initial_state`` is left alone. Raises SectorChangeError, with the field
+    path ``changes[i]...``, at the first change that names an unknown sector or
+    field or carries a bad value.
     """
     state = dict(initial_state)
-    for index, change in enumerate(changes):
-        if change.key not in state:
+    for index, (key, field_name, value) in enumerate(changes):
+        if key not in state:
             raise SectorChangeError(
-                "unknown-sector", f"there is no sector {change.key!r} on this map", f"changes[{index}].key"
+                "unknown-sector", f"there is no sector {key!r} on this map", f"changes[{index}].key"
             )
         try:
-            state[change.key] = apply_change(state[change.key], change)
+            state[key] = apply_change(state[key], field_name, value)
         except SectorChangeError as error:
             raise error.with_field_prefix(f"changes[{index}]") from None
     return state

@@ -187,3 +187,11 @@ def test_it_replays_a_log_in_one_go_as_in_two_parts(
     initial = default_map().initial_state()
 
     assert replay(initial, first + then) == replay(replay(initial, first), then)
+
+
+def test_it_takes_plain_key_field_value_tuples_as_log_entries() -> None:
+    initial = default_map().initial_state()
+    rows = [("zoo", "owner", "Allies"), ("zoo", "value", 3)]
+
+    assert replay(initial, rows) == replay(initial, [SectorChange(*row) for row in rows])
+    assert replay(initial, rows)["zoo"].owner is Bloc.ALLIES
