@@ -1,0 +1,322 @@
+"""The map as an SVG picture, drawn on the server: plain Python, no Django, no JavaScript.
+
+Each sector is the Voronoi cell of its position, filled with its holder's
+colour and labelled with its name and holder (so colour is never the only
+clue), wrapped in a link to its page. Borders between cells that are not
+neighbours on the map are drawn as barriers, and neighbours whose cells do not
+touch are joined by a dashed line, so the picture never claims an adjacency
+the map does not have.
+
+``role="img"`` makes the picture one image to assistive technology; the page
+puts a table of the same facts beside it. The output depends only on the
+arguments (same input, same bytes).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from functools import partial
+from xml.sax.saxutils import escape
+
+from armies.blocs import Bloc
+from campaign.engine.geometry import Point, Polygon, shared_border, shared_edges, voronoi_cells
+from campaign.engine.map import Fortification, MapState, SectorSpec, SectorState, ZverogradMap
+
+# Okabe & Ito's palette, chosen to stay apart for the common colour-vision
+# deficiencies; light enough that dark labels keep a contrast above 4.5:1.
+DEFAULT_COLOURS: Mapping[str | None, str] = {
+    Bloc.ALLIES.value: "#56B4E9",
+    Bloc.AXIS.value: "#E69F00",
+    Bloc.SSU.value: "#CC79A7",
+    None: "#D9D9D9",
+}
+INK = "#1B1B1B"
+PAPER = "#FFFFFF"
+# Shorter shared borders (in thousandths of the map's larger side) are corners
+# where cells merely meet, not a front.
+MIN_BORDER = 10.0
+
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _text(value: object) -> str:
+    """Text content, escaped; characters XML cannot carry at all become U+FFFD."""
+    return escape(_NOT_XML.sub("\ufffd", str(value)))
+
+
+def _attr(value: object) -> str:
+    """An attribute value for double quotes, escaped likewise."""
+    return escape(_NOT_XML.sub("\ufffd", str(value)), {'"': "&quot;", "\n": "&#10;", "\t": "&#9;"})
+
+
+def _num(value: float) -> str:
+    text = f"{round(value, 1) + 0.0:.1f}"
+    return text.removesuffix(".0")
+
+
+def _points(polygon: Polygon) -> str:
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in polygon)
+
+
+def holder_label(owner: Bloc | None) -> str:
+    return "neutral" if owner is None else owner.value
+
+
+def render_map_svg(
+    zmap: ZverogradMap,
+    state: MapState,
+    *,
+    sector_href: Callable[[str], str],
+    colours: Mapping[str | None, str] | None = None,
+    title: str = "",
+    highlight: str | None = None,
+    id_prefix: str = "zverograd-map",
+) -> str:
+    """The SVG document (a string) of ``zmap`` as ``state`` says it stands.
+
+    ``sector_href(key)`` gives each sector's link; ``colours`` overrides the
+    fill of a bloc (by name) or of neutral sectors (None); ``highlight`` is a
+    sector key to outline; ``id_prefix`` keeps ids apart when a page shows two maps.
+    """
+    missing = [key for key in zmap.keys if key not in state]
+    if missing:
+        raise ValueError(f"the state has no entry for {', '.join(missing)}")
+    if highlight is not None and highlight not in zmap:
+        raise ValueError(f"there is no sector {highlight!r} to highlight")
+    palette = {**DEFAULT_COLOURS, **(colours or {})}
+    scale = max(zmap.width, zmap.height) / 1000
+    legend_height = _legend_height(zmap, scale)
+    sites: list[Point] = [(float(sector.x), float(sector.y)) for sector in zmap.sectors]
+    cells = voronoi_cells(sites, zmap.width, zmap.height)
+    heading = title or zmap.name
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {zmap.width} {_num(zmap.height + legend_height)}"'
+        f' width="100%" role="img" aria-labelledby="{_attr(id_prefix)}-title"'
+        f' aria-describedby="{_attr(id_prefix)}-desc" class="zverograd-map"'
+        f' font-family="sans-serif" font-size="{_num(15 * scale)}">',
+        f'<title id="{_attr(id_prefix)}-title">{_text(heading)}</title>',
+        f'<desc id="{_attr(id_prefix)}-desc">{_text(_summary(zmap, state))}</desc>',
+        f'<rect class="background" x="0" y="0" width="{zmap.width}" height="{zmap.height}" fill="{PAPER}"/>',
+        '<g class="sectors">',
+    ]
+    for sector, cell in zip(zmap.sectors, cells, strict=True):
+        parts.append(
+            _sector(
+                sector,
+                state[sector.key],
+                cell,
+                palette,
+                sector_href(sector.key),
+                sector.key == highlight,
+                scale,
+            )
+        )
+    parts.append("</g>")
+    if highlight is not None:
+        # Drawn over every cell: the neighbours' own borders would hide half of it.
+        parts.append(
+            f'<polygon class="highlight-outline" points="{_points(cells[zmap.keys.index(highlight)])}"'
+            f' fill="none" stroke="{INK}" stroke-width="{_num(5 * scale)}" stroke-linejoin="round"'
+            ' pointer-events="none" aria-hidden="true"/>'
+        )
+    parts.append(_borders(zmap, sites, cells, scale))
+    parts.append(_labels(zmap, state, scale))
+    parts.append(_legend(zmap, state, palette, scale))
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _summary(zmap: ZverogradMap, state: MapState) -> str:
+    counts = []
+    for owner in (*Bloc, None):
+        held = sum(1 for key in zmap.keys if state[key].owner == owner)
+        counts.append(f"{'neutral' if owner is None else owner.value + ' holds'} {held}")
+    return f"{len(zmap.sectors)} sectors: {', '.join(counts)}."
+
+
+def _sector_title(sector: SectorSpec, now: SectorState) -> str:
+    held = "neutral" if now.owner is None else f"held by {now.owner.value}"
+    fortified = "no fortification" if now.fortification is Fortification.NONE else now.fortification.value
+    facts = [sector.name, held, f"{now.terrain.value} ground", f"value {now.value}", fortified]
+    if sector.headquarters_of is not None:
+        facts.append(f"{sector.headquarters_of.value} headquarters")
+    return "; ".join(facts)
+
+
+def _sector(
+    sector: SectorSpec,
+    now: SectorState,
+    cell: Polygon,
+    palette: Mapping[str | None, str],
+    href: str,
+    highlighted: bool,
+    scale: float,
+) -> str:
+    owner = None if now.owner is None else now.owner.value
+    classes = "sector highlight" if highlighted else "sector"
+    extra = f' data-headquarters="{_attr(sector.headquarters_of.value)}"' if sector.headquarters_of else ""
+    current = ' aria-current="true"' if highlighted else ""
+    stroke = f'stroke="{INK}" stroke-width="{_num(1.5 * scale)}"'
+    return (
+        f'<a href="{_attr(href)}" class="{classes}" data-sector="{_attr(sector.key)}"'
+        f' data-owner="{_attr(holder_label(now.owner))}" data-fortification="{_attr(now.fortification.value)}"'
+        f' data-terrain="{_attr(now.terrain.value)}" data-value="{now.value}"{extra}{current}>'
+        f"<title>{_text(_sector_title(sector, now))}</title>"
+        f'<polygon points="{_points(cell)}" fill="{_attr(palette[owner])}" {stroke} stroke-linejoin="round"/>'
+        "</a>"
+    )
+
+
+def _borders(zmap: ZverogradMap, sites: list[Point], cells: tuple[Polygon, ...], scale: float) -> str:
+    """Barriers where cells touch without adjacency; dashed links where neighbours do not touch."""
+    parts = ['<g class="borders" aria-hidden="true">']
+    for first, sector in enumerate(zmap.sectors):
+        for second in range(first + 1, len(sites)):
+            neighbours = zmap.sectors[second].key in sector.neighbours
+            border = shared_border(cells[first], sites[first], sites[second])
+            if neighbours and border < MIN_BORDER * scale:
+                (x1, y1), (x2, y2) = sites[first], sites[second]
+                parts.append(
+                    f'<line class="link" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}"'
+                    f' stroke="{INK}" stroke-width="{_num(2 * scale)}" stroke-dasharray="{_num(8 * scale)}"/>'
+                )
+            elif not neighbours and border >= MIN_BORDER * scale:
+                for start, end in shared_edges(cells[first], sites[first], sites[second]):
+                    parts.append(
+                        f'<line class="barrier" x1="{_num(start[0])}" y1="{_num(start[1])}"'
+                        f' x2="{_num(end[0])}" y2="{_num(end[1])}" stroke="{INK}"'
+                        f' stroke-width="{_num(6 * scale)}" stroke-linecap="round"/>'
+                    )
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _label_lines(name: str) -> list[str]:
+    """One line, or two balanced at a space for a long name."""
+    if len(name) <= 16 or " " not in name:
+        return [name]
+    spaces = [index for index, char in enumerate(name) if char == " "]
+    middle = min(spaces, key=lambda index: (abs(len(name) / 2 - index), index))
+    return [name[:middle], name[middle + 1 :]]
+
+
+def _labels(zmap: ZverogradMap, state: MapState, scale: float) -> str:
+    # Labels sit above every cell and its borders, and let clicks through to the link below.
+    parts = ['<g class="labels" pointer-events="none" aria-hidden="true">']
+    halo = f'stroke="{PAPER}" stroke-width="{_num(4 * scale)}" paint-order="stroke" stroke-linejoin="round"'
+    for sector in zmap.sectors:
+        now = state[sector.key]
+        lines = _label_lines(sector.name)
+        line_height = 17 * scale
+        # A site near the edge of the box would push its label off the picture:
+        # keep the label (and the markers above it) inside, near the site.
+        half_width = max(len(line) for line in lines) * 15 * scale * 0.31 + 4 * scale
+        x = min(max(float(sector.x), half_width), zmap.width - half_width)
+        x = x if half_width * 2 < zmap.width else zmap.width / 2
+        block = (len(lines) - 1) * line_height
+        y = min(max(float(sector.y), block / 2 + 36 * scale), zmap.height - block / 2 - 26 * scale)
+        top = y - block / 2
+        tspans = "".join(
+            f'<tspan x="{_num(x)}" y="{_num(top + index * line_height)}">{_text(line)}</tspan>'
+            for index, line in enumerate(lines)
+        )
+        parts.append(
+            f'<text class="sector-name" text-anchor="middle" dominant-baseline="middle" font-weight="bold"'
+            f' fill="{INK}" {halo}>{tspans}</text>'
+        )
+        below = top + (len(lines) - 1) * line_height + 17 * scale
+        parts.append(
+            f'<text class="sector-holder" x="{_num(x)}" y="{_num(below)}" text-anchor="middle"'
+            f' dominant-baseline="middle" font-size="{_num(12 * scale)}" fill="{INK}" {halo}>'
+            f"{_text(holder_label(now.owner))}</text>"
+        )
+        above = top - 24 * scale
+        if sector.headquarters_of is not None:
+            parts.append(
+                _star(x - (12 * scale if now.fortification is not Fortification.NONE else 0), above, scale)
+            )
+        if now.fortification is not Fortification.NONE:
+            shift = 12 * scale if sector.headquarters_of is not None else 0
+            parts.append(_fortification_marker(now.fortification, x + shift, above, scale))
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _star(x: float, y: float, scale: float, css: str = "hq-marker") -> str:
+    """A five-pointed star: a headquarters."""
+    points: list[Point] = []
+    for index in range(10):
+        radius = (10 if index % 2 == 0 else 4.2) * scale
+        angle = -math.pi / 2 + index * math.pi / 5
+        points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
+    return (
+        f'<polygon class="{css}" points="{_points(tuple(points))}" fill="{INK}" stroke="{PAPER}"'
+        f' stroke-width="{_num(1.5 * scale)}"/>'
+    )
+
+
+def _fortification_marker(
+    kind: Fortification, x: float, y: float, scale: float, css: str = "fortification-marker"
+) -> str:
+    size = 8 * scale
+    common = f'class="{css}" data-kind="{kind.value}" stroke="{INK}" stroke-width="{_num(2 * scale)}"'
+    if kind is Fortification.STRONGPOINT:
+        # A hollow square: light works.
+        return (
+            f'<rect {common} x="{_num(x - size)}" y="{_num(y - size)}" width="{_num(2 * size)}"'
+            f' height="{_num(2 * size)}" fill="{PAPER}"/>'
+        )
+    # A filled dome on a base line: a bunker.
+    return (
+        f'<path {common} fill="{INK}" d="M {_num(x - size)} {_num(y + size / 2)}'
+        f' A {_num(size)} {_num(size)} 0 0 1 {_num(x + size)} {_num(y + size / 2)} Z"/>'
+    )
+
+
+_LEGEND_ITEM = 135  # width of one legend entry, in thousandths of the map's larger side
+_LEGEND_ROW = 30
+
+
+def _legend_columns(zmap: ZverogradMap, scale: float) -> int:
+    return max(1, int((zmap.width - 14 * scale) // (_LEGEND_ITEM * scale)))
+
+
+def _legend_height(zmap: ZverogradMap, scale: float) -> float:
+    rows = -(-7 // _legend_columns(zmap, scale))
+    return (rows * _LEGEND_ROW + 20) * scale
+
+
+def _swatch(x: float, y: float, *, scale: float, owner: Bloc | None, colour: str) -> str:
+    size = 20 * scale
+    return (
+        f'<rect class="legend-swatch" data-owner="{_attr(holder_label(owner))}" x="{_num(x - size / 2)}"'
+        f' y="{_num(y - size / 2)}" width="{_num(size)}" height="{_num(size)}" fill="{_attr(colour)}"'
+        f' stroke="{INK}"/>'
+    )
+
+
+def _legend(zmap: ZverogradMap, state: MapState, palette: Mapping[str | None, str], scale: float) -> str:
+    entries: list[tuple[Callable[[float, float], str], str]] = []
+    for owner in (*Bloc, None):
+        held = sum(1 for key in zmap.keys if state[key].owner == owner)
+        colour = palette[None if owner is None else owner.value]
+        label = f"{'Neutral' if owner is None else owner.value} ({held})"
+        entries.append((partial(_swatch, scale=scale, owner=owner, colour=colour), label))
+    entries.append((partial(_star, scale=scale, css="legend-hq"), "Headquarters"))
+    for kind in (Fortification.STRONGPOINT, Fortification.BUNKER):
+        marker = partial(_fortification_marker, kind, scale=scale, css="legend-fortification")
+        entries.append((marker, kind.value.capitalize()))
+    columns = _legend_columns(zmap, scale)
+    parts = [f'<g class="legend" transform="translate(0 {_num(zmap.height + 10 * scale)})">']
+    for index, (draw, label) in enumerate(entries):
+        left = (14 + (index % columns) * _LEGEND_ITEM) * scale
+        middle = (index // columns * _LEGEND_ROW + 16) * scale
+        parts.append(
+            f"{draw(left + 10 * scale, middle)}"
+            f'<text x="{_num(left + 26 * scale)}" y="{_num(middle)}" dominant-baseline="middle"'
+            f' fill="{INK}">{_text(label)}</text>'
+        )
+    parts.append("</g>")
+    return "\n".join(parts)
