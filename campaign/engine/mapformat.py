@@ -28,7 +28,7 @@ from campaign.engine.map import (
     Terrain,
     ZverogradMap,
 )
-from core.errors import DomainError
+from core.errors import DomainError, FieldProblem
 
 FORMAT_NAME = "zverograd-map"
 FORMAT_VERSION = 1
@@ -83,7 +83,8 @@ class MapFormatError(DomainError):
         message = (
             first.message if not more else f"{first.message} (and {more} more problem{'s' * (more > 1)})"
         )
-        super().__init__("map-invalid", message, first.field)
+        field_problems = [FieldProblem(p.field, p.code, p.message) for p in self.errors]
+        super().__init__("map-invalid", message, first.field, problems=field_problems)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.errors,))
