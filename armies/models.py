@@ -42,8 +42,8 @@ class Catalogue(models.Model):
         return [bloc.name for bloc in self.bloc_rows.all()]
 
 
-class Bloc(models.Model):
-    """A side a list can fight for in this catalogue: Axis, Allies, SSU, and Mercenaries."""
+class CatalogueBloc(models.Model):
+    """A side a list can fight for in this catalogue: Axis, Allies, SSU, and Mercenaries (see armies.blocs)."""
 
     catalogue = models.ForeignKey(Catalogue, on_delete=models.CASCADE, related_name="bloc_rows")
     name = models.CharField(max_length=40)

@@ -1,28 +1,156 @@
-"""Who may see and change a campaign.
+"""Who may see and change what in a campaign: decided here and nowhere else.
 
-Views, API views and services ask these predicates; nothing else decides
-access to a campaign. Each takes the acting user (possibly anonymous).
+Views, API views and services ask these predicates. Each takes the acting user
+(possibly anonymous) and the campaign; what the user is to the campaign is
+worked out once per request (``campaign_access``, at most two queries) and
+kept on the campaign object, so a page that asks ten questions costs the same.
+
+The people a campaign knows:
+
+- its **creator** (``Campaign.organiser``) and **co-organisers**: organisers;
+- **admitted** players, and players who left (they keep their history);
+- **pending** applicants (asked to join, not yet decided);
+- everyone else: a **stranger** (logged in) or an **anonymous** visitor.
+
+A private campaign is a 404 to whoever may not see it, so its existence does
+not leak; the invitation link is the way in (``can_join``).
 """
 
 from __future__ import annotations
 
-from campaign.models import Campaign
+from dataclasses import dataclass
+
+from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus
+from campaign.options import Status
 from core.permissions import Actor
+
+_SEEING = {EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT}
+
+
+@dataclass(frozen=True)
+class Access:
+    """What one user is to one campaign."""
+
+    user_id: int | None
+    is_creator: bool
+    is_co_organiser: bool
+    enrolment: Enrolment | None
+
+    @property
+    def is_organiser(self) -> bool:
+        return self.is_creator or self.is_co_organiser
+
+    @property
+    def status(self) -> str | None:
+        return self.enrolment.status if self.enrolment is not None else None
+
+    @property
+    def is_admitted(self) -> bool:
+        return self.status == EnrolmentStatus.ADMITTED
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == EnrolmentStatus.PENDING
+
+
+def campaign_access(user: Actor, campaign: Campaign) -> Access:
+    """What ``user`` is to ``campaign``, computed once and remembered on the campaign object."""
+    if not user.is_authenticated:
+        return Access(None, False, False, None)
+    cache: dict[int, Access] = campaign.__dict__.setdefault("_access_cache", {})
+    user_id = int(user.pk)
+    if user_id not in cache:
+        is_creator = campaign.organiser_id == user_id
+        is_co = not is_creator and CoOrganiser.objects.filter(campaign=campaign, user_id=user_id).exists()
+        enrolment = Enrolment.objects.filter(campaign=campaign, player_id=user_id).first()
+        cache[user_id] = Access(user_id, is_creator, is_co, enrolment)
+    return cache[user_id]
+
+
+def forget_access(campaign: Campaign) -> None:
+    """Drop what was worked out, after a change of organisers or enrolments."""
+    campaign.__dict__.pop("_access_cache", None)
 
 
 def is_organiser(user: Actor, campaign: Campaign) -> bool:
-    return bool(user.is_authenticated and campaign.organiser_id == user.pk)
+    return campaign_access(user, campaign).is_organiser
+
+
+def is_creator(user: Actor, campaign: Campaign) -> bool:
+    return campaign_access(user, campaign).is_creator
 
 
 def is_enrolled(user: Actor, campaign: Campaign) -> bool:
-    if not user.is_authenticated:
-        return False
-    return campaign.enrolments.filter(player_id=user.pk).exists()
+    """An admitted player (who has not left)."""
+    return campaign_access(user, campaign).is_admitted
 
 
 def can_view_campaign(user: Actor, campaign: Campaign) -> bool:
-    return campaign.is_public or is_organiser(user, campaign) or is_enrolled(user, campaign)
+    """Public campaigns are seen by all; a private one by its organisers, players and applicants."""
+    if campaign.is_public:
+        return True
+    access = campaign_access(user, campaign)
+    return access.is_organiser or access.status in _SEEING
+
+
+def can_view_with_invite(user: Actor, campaign: Campaign, token: str) -> bool:
+    """The invitation link shows a private campaign's join page to anyone who has it."""
+    return can_view_campaign(user, campaign) or (bool(token) and token == campaign.invite_token)
 
 
 def can_manage_campaign(user: Actor, campaign: Campaign) -> bool:
-    return is_organiser(user, campaign)
+    """Change settings, the map and the status; decide join requests; manage placeholders."""
+    return campaign_access(user, campaign).is_organiser
+
+
+def can_add_co_organisers(user: Actor, campaign: Campaign) -> bool:
+    return campaign_access(user, campaign).is_creator
+
+
+def can_see_invite(user: Actor, campaign: Campaign) -> bool:
+    return can_manage_campaign(user, campaign)
+
+
+def can_join(user: Actor, campaign: Campaign, *, token: str = "") -> bool:
+    """Ask to join: logged in, not already in, and the campaign takes players.
+
+    A campaign takes join requests while open for registration and while it
+    runs (latecomers are common in clubs); never as a draft or once finished.
+    Organisers may play in their own campaign, as club organisers often do.
+    """
+    if not user.is_authenticated or campaign.status not in {Status.REGISTRATION, Status.RUNNING}:
+        return False
+    access = campaign_access(user, campaign)
+    if access.status in {EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED}:
+        return False
+    return can_view_with_invite(user, campaign, token)
+
+
+def can_withdraw(user: Actor, campaign: Campaign) -> bool:
+    """Withdraw a request or a place before the campaign runs."""
+    access = campaign_access(user, campaign)
+    return campaign.status in {Status.DRAFT, Status.REGISTRATION} and (
+        access.is_pending or access.is_admitted
+    )
+
+
+def can_leave(user: Actor, campaign: Campaign) -> bool:
+    """Leave a running campaign: results stay, no more pairings."""
+    return campaign.status == Status.RUNNING and campaign_access(user, campaign).is_admitted
+
+
+def can_act_for(user: Actor, enrolment: Enrolment) -> bool:
+    """Register lists (and later report results) for a place: its player, or an organiser.
+
+    Organisers act for every place, placeholders included.
+    """
+    if not user.is_authenticated:
+        return False
+    if enrolment.player_id is not None and enrolment.player_id == user.pk:
+        return True
+    return can_manage_campaign(user, enrolment.campaign)
+
+
+def can_see_registration_details(user: Actor, campaign: Campaign) -> bool:
+    """Registered lists are open to everyone who sees the campaign: opponents plan against them."""
+    return can_view_campaign(user, campaign)

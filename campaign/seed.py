@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from campaign.models import Bloc, Campaign, Enrolment
+from armies.blocs import Bloc
+from campaign.models import Campaign, Enrolment
 from core.demo import DemoData
 
 

@@ -25,7 +25,8 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from armies.models import Catalogue
 from armies.services.demo import DEMO_CATALOGUE_PATH, demo_catalogue_load
-from campaign.models import Bloc, Campaign
+from armies.blocs import Bloc
+from campaign.models import Campaign
 from tests.factories import CampaignFactory, EnrolmentFactory, UserFactory
 
 PASSWORD = "correct-horse-battery"

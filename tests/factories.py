@@ -5,9 +5,9 @@ from __future__ import annotations
 import factory
 
 from accounts.models import User
-from armies.models import ArmyList, Catalogue, Faction, PlatoonChart, Unit
-from armies.models import Bloc as CatalogueBloc
-from campaign.models import Bloc, Campaign, Enrolment
+from armies.blocs import Bloc
+from armies.models import ArmyList, Catalogue, CatalogueBloc, Faction, PlatoonChart, Unit
+from campaign.models import Campaign, Enrolment, EnrolmentStatus
 
 
 class UserFactory(factory.django.DjangoModelFactory[User]):
@@ -37,6 +37,7 @@ class EnrolmentFactory(factory.django.DjangoModelFactory[Enrolment]):
     campaign = factory.SubFactory(CampaignFactory)
     player = factory.SubFactory(UserFactory)
     bloc = Bloc.ALLIES
+    status = EnrolmentStatus.ADMITTED
 
 
 class CatalogueFactory(factory.django.DjangoModelFactory[Catalogue]):

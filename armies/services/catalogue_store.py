@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from armies.importers import ParsedCatalogue, ParsedCorrection, ParsedUnit
-from armies.models import Bloc, CapturedVehicle, Catalogue, Faction, PlatoonChart, Unit
+from armies.models import CatalogueBloc, CapturedVehicle, Catalogue, Faction, PlatoonChart, Unit
 
 Progress = Callable[[int, str], None]
 
@@ -243,7 +243,7 @@ def catalogue_store(
         counts[0] or counts[1] or counts[3]
         for counts in ([created, updated, 0, deleted], chart_counts, captured_counts)
     )
-    bloc_counts = _sync(Bloc, catalogue, "name", {name: {} for name in blocs})
+    bloc_counts = _sync(CatalogueBloc, catalogue, "name", {name: {} for name in blocs})
     rows_changed = rows_changed or bool(bloc_counts[0] or bloc_counts[3])
     meta_changed = catalogue.import_report != issues or catalogue.source != source
     # Touching updated_at also retires the validator's cached copy of the catalogue.

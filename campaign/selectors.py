@@ -1,0 +1,195 @@
+"""Reads for the campaign pages and API: page-shaped querysets, each pinned by a query-count test."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+
+from armies.blocs import Bloc
+from campaign.engine.map import Fortification, MapState, SectorState, Terrain, ZverogradMap, replay
+from campaign.engine.mapformat import map_from_json
+from campaign.models import (
+    Campaign,
+    CoOrganiser,
+    Enrolment,
+    EnrolmentStatus,
+    LogEntry,
+    LogKind,
+    Registration,
+    Sector,
+)
+from campaign.options import Status
+from core.permissions import Actor
+
+_MAPS: OrderedDict[tuple[int, int], ZverogradMap] = OrderedDict()
+_MAPS_KEPT = 64
+
+
+def campaign_map(*, campaign: Campaign) -> ZverogradMap:
+    """The campaign's map as loaded, parsed once per map version (a map never changes once loaded)."""
+    if campaign.map_document is None:
+        raise LookupError("the campaign has no map yet")
+    key = (campaign.pk, campaign.map_version)
+    if key not in _MAPS:
+        _MAPS[key] = map_from_json(campaign.map_document)
+        while len(_MAPS) > _MAPS_KEPT:
+            _MAPS.popitem(last=False)
+    _MAPS.move_to_end(key)
+    return _MAPS[key]
+
+
+def sectors_for_map(*, campaign: Campaign) -> list[Sector]:
+    """The sectors in map order (one query)."""
+    return list(Sector.objects.filter(campaign=campaign).order_by("position"))
+
+
+def map_state_now(*, sectors: list[Sector]) -> dict[str, SectorState]:
+    """The sectors as they are, from their columns (equal to ``map_state_at`` now: tested)."""
+    return {
+        sector.key: SectorState(
+            owner=Bloc(sector.owner) if sector.owner else None,
+            fortification=Fortification(sector.fortification),
+            value=sector.value,
+            terrain=Terrain(sector.terrain),
+        )
+        for sector in sectors
+    }
+
+
+def sector_changes(*, campaign: Campaign, up_to_round: int | None = None) -> QuerySet[LogEntry]:
+    entries = LogEntry.objects.filter(
+        campaign=campaign, kind=LogKind.SECTOR_CHANGED, map_version=campaign.map_version
+    ).order_by("id")
+    if up_to_round is not None:
+        entries = entries.filter(round_number__lte=up_to_round)
+    return entries
+
+
+def map_state_at(*, campaign: Campaign, round_number: int | None = None) -> MapState:
+    """The sectors as they were at the end of ``round_number`` (None: now), replayed from the log.
+
+    Derived from the map document and the sector log only, so a past round's
+    map can never drift from what happened.
+    """
+    changes = [
+        (entry.subject.removeprefix("sector:"), entry.field, None if entry.after == "" else entry.after)
+        for entry in sector_changes(campaign=campaign, up_to_round=round_number).only(
+            "subject", "field", "after"
+        )
+    ]
+    return replay(campaign_map(campaign=campaign).initial_state(), changes)
+
+
+def campaigns_for_listing(*, user: Actor) -> QuerySet[Campaign]:
+    """Public campaigns and the private ones the user runs or plays in, with their player counts."""
+    visible = Q(is_public=True)
+    if user.is_authenticated:
+        mine = Enrolment.objects.filter(
+            campaign=OuterRef("pk"), player_id=user.pk,
+            status__in=[EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT],
+        )  # fmt: skip
+        helps = CoOrganiser.objects.filter(campaign=OuterRef("pk"), user_id=user.pk)
+        visible |= Q(organiser_id=user.pk) | Q(Exists(mine)) | Q(Exists(helps))
+    return (
+        Campaign.objects.filter(visible)
+        .select_related("organiser")
+        .annotate(player_count=Count("enrolments", filter=Q(enrolments__status=EnrolmentStatus.ADMITTED)))
+        .order_by("-created_at")
+    )
+
+
+def campaign_for_page(*, pk: int) -> Campaign | None:
+    """The campaign with what its page shows: organisers, catalogue, players and current registrations."""
+    current = Registration.objects.filter(superseded_by__isnull=True).order_by("registered_at")
+    players = (
+        Enrolment.objects.select_related("player")
+        .prefetch_related(Prefetch("registrations", queryset=current, to_attr="current_registrations"))
+        .order_by("bloc", "joined_at")
+    )
+    return (
+        Campaign.objects.select_related("organiser", "catalogue")
+        .prefetch_related(
+            Prefetch("co_organisers", queryset=CoOrganiser.objects.select_related("user")),
+            Prefetch("enrolments", queryset=players),
+        )
+        .filter(pk=pk)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class BlocRoster:
+    bloc: str
+    players: list[Enrolment]
+    pending: list[Enrolment]
+
+
+def rosters(*, campaign: Campaign) -> list[BlocRoster]:
+    """Players by bloc from the prefetched enrolments (campaign_for_page): no query."""
+    enrolments = list(campaign.enrolments.all())
+    return [
+        BlocRoster(
+            bloc=bloc.value,
+            players=[
+                e
+                for e in enrolments
+                if e.bloc == bloc and e.status in (EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT)
+            ],
+            pending=[e for e in enrolments if e.bloc == bloc and e.status == EnrolmentStatus.PENDING],
+        )
+        for bloc in Bloc
+    ]
+
+
+def join_requests(*, campaign: Campaign) -> QuerySet[Enrolment]:
+    return (
+        Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.PENDING)
+        .select_related("player")
+        .order_by("joined_at")
+    )
+
+
+def registrations_for_campaign(*, campaign: Campaign, current_only: bool = True) -> QuerySet[Registration]:
+    rows = Registration.objects.filter(campaign=campaign).select_related("enrolment__player")
+    if current_only:
+        rows = rows.filter(superseded_by__isnull=True)
+    return rows.order_by("enrolment__bloc", "enrolment_id", "-registered_at")
+
+
+def timeline(*, campaign: Campaign, limit: int = 100) -> list[LogEntry]:
+    return list(LogEntry.objects.filter(campaign=campaign).select_related("actor").order_by("-id")[:limit])
+
+
+def sector_history(*, campaign: Campaign, key: str) -> list[LogEntry]:
+    return list(
+        LogEntry.objects.filter(campaign=campaign, subject=f"sector:{key}", map_version=campaign.map_version)
+        .select_related("actor")
+        .order_by("id")
+    )
+
+
+def enrolment_for_user(*, campaign: Campaign, user: Any) -> Enrolment | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Enrolment.objects.filter(campaign=campaign, player_id=user.pk).first()
+
+
+def campaign_needs_action(*, campaign: Campaign) -> dict[str, Any]:
+    """What the organiser's dashboard lists: requests to decide and what blocks the next step."""
+    pending = Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.PENDING).count()
+    blocs = set(
+        Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.ADMITTED).values_list(
+            "bloc", flat=True
+        )
+    )
+    blockers = []
+    if campaign.catalogue_id is None:
+        blockers.append("Choose the catalogue lists are checked against.")
+    if campaign.map_document is None:
+        blockers.append("Load a map.")
+    if campaign.status == Status.REGISTRATION and len(blocs) < 2:
+        blockers.append("Admit players in at least two blocs before starting.")
+    return {"pending": pending, "blocs_with_players": sorted(blocs), "blockers": blockers}

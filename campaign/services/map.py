@@ -1,0 +1,116 @@
+"""The campaign's map: load one (the default or an organiser's file) and change its sectors, logged.
+
+A map is loaded while the campaign is being set up; once it runs, its sectors
+only change (holder, fortification, value, terrain), each change one log entry
+written in the same transaction as the sector's columns, so replaying the log
+from the map document always gives the sectors as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+
+from campaign import limits
+from campaign.engine.map import SectorChange, SectorField, check_change, coerce_change_value
+from campaign.engine.mapformat import default_map, map_from_json, map_from_json_text, map_to_json
+from campaign.errors import CampaignConflictError, CampaignError
+from campaign.models import Campaign, LogKind, Sector
+from campaign.options import Status
+from campaign.selectors import campaign_map
+from campaign.services.log import log_write
+
+
+def _stored(value: Any) -> Any:
+    """A sector value as the log and the columns keep it: plain strings and ints, "" for no holder."""
+    return "" if value is None else (value.value if hasattr(value, "value") else value)
+
+
+@transaction.atomic
+def campaign_map_load(
+    *, campaign: Campaign, actor: Any, document: Any = None, text: str | bytes | None = None
+) -> Campaign:
+    """Load a map document (parsed JSON, or the text of an uploaded file); None of both: the default map.
+
+    Every problem of a bad file is reported at once (``MapFormatError``) and nothing is loaded.
+    """
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if locked.status not in {Status.DRAFT, Status.REGISTRATION}:
+        raise CampaignConflictError(
+            "map-locked", "the map is fixed once the campaign runs; edit its sectors instead", "map"
+        )
+    if text is not None:
+        if len(text) > limits.MAX_MAP_BYTES:
+            raise CampaignError(
+                "too-large", f"a map file is at most {limits.MAX_MAP_BYTES // 1024} kB", "map"
+            )
+        zmap = map_from_json_text(text)
+    elif document is not None:
+        zmap = map_from_json(document)
+    else:
+        zmap = default_map()
+    locked.map_document = map_to_json(zmap)
+    locked.map_version += 1
+    locked.save(update_fields=["map_document", "map_version", "updated_at"])
+    Sector.objects.filter(campaign=locked).delete()
+    Sector.objects.bulk_create(
+        Sector(
+            campaign=locked,
+            key=spec.key,
+            name=spec.name,
+            position=index,
+            x=spec.x,
+            y=spec.y,
+            neighbours=list(spec.neighbours),
+            headquarters_of=_stored(spec.headquarters_of),
+            owner=_stored(spec.owner),
+            fortification=_stored(spec.fortification),
+            value=spec.value,
+            terrain=_stored(spec.terrain),
+        )
+        for index, spec in enumerate(zmap.sectors)
+    )
+    log_write(campaign=locked, kind=LogKind.MAP_LOADED, subject="map", actor=actor,
+              after={"name": zmap.name, "sectors": len(zmap.sectors)})  # fmt: skip
+    return locked
+
+
+@transaction.atomic
+def sector_update(
+    *, campaign: Campaign, actor: Any, key: str, changes: Mapping[str, Any], reason: str
+) -> Sector:
+    """Change a sector's holder, fortification, value or terrain; each changed part is logged with why."""
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if locked.status == Status.FINISHED:
+        raise CampaignConflictError("campaign-finished", "a finished campaign can no longer change")
+    if locked.map_document is None:
+        raise CampaignError("map-missing", "load a map first", "map")
+    reason = (reason or "").strip()
+    if not reason:
+        raise CampaignError(
+            "reason-required", "say why the sector changes: the log shows it to everyone", "reason"
+        )
+    if len(reason) > limits.REASON_MAX_LENGTH:
+        raise CampaignError("too-long", f"at most {limits.REASON_MAX_LENGTH} characters", "reason")
+    if not changes:
+        raise CampaignError("no-change", "say what changes: owner, fortification, value or terrain")
+    zmap = campaign_map(campaign=locked)
+    sector = Sector.objects.select_for_update().filter(campaign=locked, key=key).first()
+    if sector is None:
+        raise CampaignError("unknown-sector", f"there is no sector {key[:40]!r} on this map", "key")
+    for field, value in changes.items():
+        change = SectorChange(
+            key, field, None if field == SectorField.OWNER and value in ("", None) else value
+        )
+        check_change(zmap, change)
+        stored = _stored(coerce_change_value(field, change.value))
+        before = getattr(sector, field)
+        if before == stored:
+            continue
+        setattr(sector, field, stored)
+        log_write(campaign=locked, kind=LogKind.SECTOR_CHANGED, subject=f"sector:{key}", actor=actor, field=field,
+                  before=before, after=stored, reason=reason)  # fmt: skip
+    sector.save()
+    return sector

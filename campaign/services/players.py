@@ -1,0 +1,249 @@
+"""Who plays: join requests and the organisers' decisions, withdrawing and leaving, placeholders.
+
+Every change of an enrolment's status is one conditional update from the
+status it must have, so of two organisers deciding at once one wins and the
+other gets a conflict; admission also locks the campaign row, so a bloc's cap
+holds under concurrent admissions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from armies.blocs import Bloc
+from armies.validation import limits as list_limits
+from campaign import limits
+from campaign.errors import CampaignConflictError, CampaignError
+from campaign.models import Campaign, Enrolment, EnrolmentStatus, LogKind
+from campaign.models.players import new_claim_token
+from campaign.options import Status
+from campaign.permissions import forget_access
+from campaign.services.log import log_write
+
+_TAKES_PLAYERS = {Status.REGISTRATION, Status.RUNNING}
+
+
+def _bloc(bloc: Any) -> str:
+    if bloc not in {b.value for b in Bloc}:
+        raise CampaignError("unknown-bloc", f"must be one of {', '.join(b.value for b in Bloc)}", "bloc")
+    return str(bloc)
+
+
+def _faction(campaign: Campaign, bloc: str, faction: str, mercenary: bool) -> str:
+    """A faction of the campaign's catalogue, of the bloc chosen (a mercenary player names none)."""
+    faction = (faction or "").strip()
+    if not faction:
+        return ""
+    if len(faction) > list_limits.KEY_MAX_LENGTH:
+        raise CampaignError("too-long", f"at most {list_limits.KEY_MAX_LENGTH} characters", "faction")
+    if mercenary:
+        raise CampaignError("mercenary-faction", "a mercenary force claims no faction of a bloc", "faction")
+    if campaign.catalogue_id is None:
+        raise CampaignError(
+            "catalogue-missing", "the campaign has no catalogue to choose a faction from", "faction"
+        )
+    row = campaign.catalogue.factions.filter(key=faction).first() if campaign.catalogue else None
+    if row is None:
+        raise CampaignError(
+            "unknown-faction", f"the campaign's catalogue has no faction {faction[:40]!r}", "faction"
+        )
+    if row.bloc != bloc:
+        raise CampaignError(
+            "faction-of-another-bloc", f"{row.name} fights for {row.bloc}, not {bloc}", "faction"
+        )
+    return faction
+
+
+def _text(value: str, field: str, max_length: int) -> str:
+    value = (value or "").strip()
+    if len(value) > max_length:
+        raise CampaignError("too-long", f"at most {max_length:,} characters (got {len(value):,})", field)
+    return value
+
+
+def _log(enrolment: Enrolment, actor: Any, before: str | None, reason: str = "") -> None:
+    log_write(
+        campaign=enrolment.campaign, kind=LogKind.ENROLMENT_CHANGED, subject=f"enrolment:{enrolment.pk}",
+        actor=actor, field="status", before=before,
+        after={"status": enrolment.status, "player": enrolment.display_name, "bloc": enrolment.bloc},
+        reason=reason,
+    )  # fmt: skip
+
+
+@transaction.atomic
+def enrolment_request(
+    *, campaign: Campaign, user: Any, bloc: str, faction: str = "", mercenary: bool = False, message: str = ""
+) -> Enrolment:
+    """Ask to join for a bloc (and a faction); the organisers admit or refuse.
+
+    Someone who withdrew, left or was refused may ask again: the same place is
+    reused, so what it recorded stays with it.
+    """
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.status not in _TAKES_PLAYERS:
+        words = "has finished" if campaign.status == Status.FINISHED else "is not open for registration yet"
+        raise CampaignConflictError("not-taking-players", f"the campaign {words}", "campaign")
+    bloc = _bloc(bloc)
+    fields = {
+        "bloc": bloc,
+        "faction": _faction(campaign, bloc, faction, mercenary),
+        "mercenary": bool(mercenary),
+        "message": _text(message, "message", limits.MESSAGE_MAX_LENGTH),
+        "status": EnrolmentStatus.PENDING,
+        "decision_reason": "",
+        "decided_by": None,
+        "decided_at": None,
+        "left_at": None,
+    }
+    enrolment = Enrolment.objects.filter(campaign=campaign, player=user).first()
+    before = None
+    if enrolment is not None:
+        if enrolment.status in {EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED}:
+            raise CampaignConflictError(
+                "already-joined", "you have already asked to join this campaign", "campaign"
+            )
+        before = enrolment.status
+        for name, value in fields.items():
+            setattr(enrolment, name, value)
+        enrolment.save()
+    else:
+        enrolment = Enrolment.objects.create(campaign=campaign, player=user, **fields)
+    _log(enrolment, user, before)
+    forget_access(campaign)
+    return enrolment
+
+
+def _bloc_is_full(campaign: Campaign, bloc: str, *, excluding: int | None = None) -> bool:
+    if campaign.max_players_per_bloc is None:
+        return False
+    admitted = Enrolment.objects.filter(campaign=campaign, bloc=bloc, status=EnrolmentStatus.ADMITTED)
+    if excluding is not None:
+        admitted = admitted.exclude(pk=excluding)
+    return admitted.count() >= campaign.max_players_per_bloc
+
+
+def _move(
+    enrolment: Enrolment, *, frm: set[str], to: str, actor: Any, reason: str = "", **extra: Any
+) -> Enrolment:
+    """One conditional update from the statuses allowed; a lost race is a conflict, nothing half-done."""
+    changed = Enrolment.objects.filter(pk=enrolment.pk, status__in=frm).update(status=to, **extra)
+    if not changed:
+        enrolment.refresh_from_db()
+        raise CampaignConflictError(
+            "enrolment-changed", f"this place is now {enrolment.get_status_display().lower()}: nothing was changed",
+            "status",
+        )  # fmt: skip
+    before = enrolment.status
+    enrolment.refresh_from_db()
+    _log(enrolment, actor, before, reason)
+    forget_access(enrolment.campaign)
+    return enrolment
+
+
+@transaction.atomic
+def enrolment_admit(*, enrolment: Enrolment, actor: Any) -> Enrolment:
+    campaign = Campaign.objects.select_for_update().get(pk=enrolment.campaign_id)
+    if campaign.status == Status.FINISHED:
+        raise CampaignConflictError(
+            "campaign-finished", "a finished campaign takes no more players", "status"
+        )
+    if _bloc_is_full(campaign, enrolment.bloc, excluding=enrolment.pk):
+        raise CampaignConflictError(
+            "bloc-full", f"{enrolment.bloc} already has {campaign.max_players_per_bloc} players, the campaign's cap",
+            "bloc",
+        )  # fmt: skip
+    return _move(enrolment, frm={EnrolmentStatus.PENDING}, to=EnrolmentStatus.ADMITTED, actor=actor,
+                 decided_by=actor, decided_at=timezone.now(), decision_reason="")  # fmt: skip
+
+
+@transaction.atomic
+def enrolment_refuse(*, enrolment: Enrolment, actor: Any, reason: str) -> Enrolment:
+    reason = _text(reason, "reason", limits.REASON_MAX_LENGTH)
+    if not reason:
+        raise CampaignError("reason-required", "say why, so the player knows", "reason")
+    return _move(enrolment, frm={EnrolmentStatus.PENDING}, to=EnrolmentStatus.REFUSED, actor=actor, reason=reason,
+                 decided_by=actor, decided_at=timezone.now(), decision_reason=reason)  # fmt: skip
+
+
+@transaction.atomic
+def enrolment_withdraw(*, enrolment: Enrolment, actor: Any) -> Enrolment:
+    """A player takes back a request or a place before the campaign runs."""
+    campaign = Campaign.objects.select_for_update().get(pk=enrolment.campaign_id)
+    if campaign.status not in {Status.DRAFT, Status.REGISTRATION}:
+        raise CampaignConflictError(
+            "campaign-running", "the campaign has started: leave it instead (your results stay)", "status"
+        )
+    return _move(enrolment, frm={EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED}, to=EnrolmentStatus.WITHDRAWN,
+                 actor=actor)  # fmt: skip
+
+
+@transaction.atomic
+def enrolment_leave(*, enrolment: Enrolment, actor: Any, reason: str = "") -> Enrolment:
+    """Leave a running campaign: past battles and results stay, no more pairings, the bloc keeps its sectors."""
+    campaign = Campaign.objects.select_for_update().get(pk=enrolment.campaign_id)
+    if campaign.status != Status.RUNNING:
+        raise CampaignConflictError(
+            "campaign-not-running", "only a running campaign can be left; withdraw instead"
+        )
+    return _move(enrolment, frm={EnrolmentStatus.ADMITTED}, to=EnrolmentStatus.LEFT, actor=actor,
+                 reason=_text(reason, "reason", limits.REASON_MAX_LENGTH), left_at=timezone.now())  # fmt: skip
+
+
+@transaction.atomic
+def placeholder_add(
+    *, campaign: Campaign, actor: Any, name: str, bloc: str, faction: str = "", mercenary: bool = False
+) -> Enrolment:
+    """A club member without an account: admitted at once, played for by the organisers."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.status == Status.FINISHED:
+        raise CampaignConflictError(
+            "campaign-finished", "a finished campaign takes no more players", "status"
+        )
+    name = _text(name, "name", limits.PLACEHOLDER_NAME_MAX_LENGTH)
+    if not name:
+        raise CampaignError("required", "give the player's name", "name")
+    bloc = _bloc(bloc)
+    if _bloc_is_full(campaign, bloc):
+        raise CampaignConflictError(
+            "bloc-full", f"{bloc} already has {campaign.max_players_per_bloc} players", "bloc"
+        )
+    enrolment = Enrolment.objects.create(
+        campaign=campaign, player=None, placeholder_name=name, bloc=bloc,
+        faction=_faction(campaign, bloc, faction, mercenary), mercenary=bool(mercenary),
+        status=EnrolmentStatus.ADMITTED, decided_by=actor, decided_at=timezone.now(),
+    )  # fmt: skip
+    _log(enrolment, actor, None)
+    return enrolment
+
+
+@transaction.atomic
+def placeholder_claim_link(*, enrolment: Enrolment, actor: Any) -> Enrolment:
+    """A new link the member opens to claim the place with their account; an older link stops working."""
+    if not enrolment.is_placeholder:
+        raise CampaignConflictError("not-a-placeholder", "this place already belongs to an account")
+    enrolment.claim_token = new_claim_token()
+    enrolment.save(update_fields=["claim_token"])
+    return enrolment
+
+
+@transaction.atomic
+def placeholder_claim(*, token: str, user: Any) -> Enrolment:
+    """The account takes the place: the same enrolment, so its lists and results stay."""
+    enrolment = Enrolment.objects.select_for_update().filter(claim_token=token, player__isnull=True).first()
+    if not token or enrolment is None:
+        raise CampaignError(
+            "claim-invalid", "this link is not valid any more: ask an organiser for a new one"
+        )
+    if Enrolment.objects.filter(campaign_id=enrolment.campaign_id, player=user).exists():
+        raise CampaignConflictError("already-joined", "you already have a place in this campaign")
+    name = enrolment.placeholder_name
+    enrolment.player = user
+    enrolment.claim_token = None
+    enrolment.save(update_fields=["player", "claim_token"])
+    log_write(campaign=enrolment.campaign, kind=LogKind.ENROLMENT_CHANGED, subject=f"enrolment:{enrolment.pk}",
+              actor=user, field="player", before=name, after=enrolment.display_name)  # fmt: skip
+    forget_access(enrolment.campaign)
+    return enrolment
