@@ -14,12 +14,14 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("accounts/me/", MeApi.as_view(), name="me"),
     path("", include("armies.api_urls")),
     path("", include("rules.api_urls")),
+    path("", include("campaign.api_urls")),
 ]
 
 urlpatterns = [
     path("", include("core.urls")),
     path("", include("rules.urls")),
     path("", include("armies.urls")),
+    path("", include("campaign.urls")),
     path("accounts/", include("accounts.urls")),
     path("health/", HealthAliasApi.as_view(), name="health"),
     path("api/", include((api_patterns, "api"))),

@@ -1,0 +1,7 @@
+"""The campaign API: one endpoint per action."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver
+
+urlpatterns: list[URLPattern | URLResolver] = []
