@@ -1,0 +1,1 @@
+"""The campaign's pure engines: plain Python, no Django."""
