@@ -1,4 +1,4 @@
-"""The campaign's map engine: plain Python, no Django.
+"""The campaign's pure engines: plain Python, no Django.
 
 - ``map``: the sectors (``ZverogradMap``, ``SectorSpec``), the state a campaign
   changes (``SectorState``), ``replay`` of the sector log, and the questions
@@ -7,6 +7,7 @@
   ``MapFormatError``) and the shipped ``default_map()``.
 - ``svg``: ``render_map_svg`` draws a map as it stands.
 - ``geometry``: the Voronoi cells the picture is made of.
+- ``pairing``: a round's pairings (maximum-weight matching, fair byes, roles, sectors).
 """
 
 from campaign.engine.map import (
