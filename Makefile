@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_rules.py
 	$(BIN)/python scripts/bench_validator.py
 	$(BIN)/python scripts/bench_validator_endpoint.py
+	$(BIN)/python scripts/bench_pairing.py
 
 clean:
 	rm -rf var/celery var/test-db.sqlite3
