@@ -71,17 +71,23 @@ class _Plan:
 
 @dataclass(frozen=True)
 class Ledger:
-    """The whole pricing of a list: what the totals add up and what pricing.py itemises.
-
-    ``bonus_by_index`` is the AP of each entry (by its position in the list) that the
-    faction bonus pays; ``unit_cost_by_index`` its AP plus any captured surcharge,
-    for the entries whose unit the catalogue knows.
-    """
+    """The whole pricing of a list: what the totals add up and what pricing.py itemises."""
 
     totals: Totals
     fortifications: tuple[PricedFortification, ...]
-    unit_cost_by_index: dict[int, tuple[int, int]]
-    bonus_by_index: dict[int, int]
+    rows: tuple[_Row, ...]
+    uses: tuple[_Use, ...]
+
+    def unit_costs(self) -> dict[int, tuple[int, int]]:
+        """(AP, captured surcharge) of each entry whose unit the catalogue knows, by list position."""
+        return {row.index: (row.profile.ap, row.surcharge) for row in self.rows}
+
+    def bonus_paid(self) -> dict[int, int]:
+        """AP the faction bonus pays of each entry, by list position."""
+        paid: dict[int, int] = {}
+        for use in self.uses:
+            paid[use.row.index] = paid.get(use.row.index, 0) + use.ap
+        return paid
 
 
 def evaluate_points(ctx: Context) -> Totals:
@@ -112,21 +118,14 @@ def ledger(ctx: Context, *, report: bool = False) -> Ledger:
     if report:
         _report_claim(ctx, plan)
         _report_limit(ctx, totals, plan)
-    bonus: dict[int, int] = {}
-    for use in plan.uses:
-        bonus[use.row.index] = bonus.get(use.row.index, 0) + use.ap
-    return Ledger(
-        totals=totals,
-        fortifications=forts,
-        unit_cost_by_index={row.index: (row.profile.ap, row.surcharge) for row in rows},
-        bonus_by_index=bonus,
-    )
+    return Ledger(totals, forts, tuple(rows), plan.uses)
 
 
 def _rows(ctx: Context) -> list[_Row]:
     rows = []
+    units = ctx.catalogue.unit_by_key
     for index, entry in enumerate(ctx.army.entries):
-        profile = ctx.catalogue.unit_by_key.get(entry.unit)
+        profile = units.get(entry.unit)
         if profile is None:
             continue  # reported as unknown-unit; it costs nothing the verdict could trust
         surcharge = 0

@@ -123,9 +123,10 @@ def priced_entries(army: ArmyList, catalogue: Catalogue, terms: Terms | None = N
             loose.append(PricedFortificationEntry(fort.id, fort.kind, item.ap, item.source))
         else:
             attached.setdefault(owner, []).append((fort.id, item.ap))
+    costs, bonus = books.unit_costs(), books.bonus_paid()
     entries = []
     for index, entry in enumerate(army.entries):
-        unit_ap, surcharge = books.unit_cost_by_index.get(index, (0, 0))
+        unit_ap, surcharge = costs.get(index, (0, 0))
         forts = attached.get(index, [])
         entries.append(
             PricedEntry(
@@ -133,7 +134,7 @@ def priced_entries(army: ArmyList, catalogue: Catalogue, terms: Terms | None = N
                 unit_key=entry.unit,
                 unit_ap=unit_ap,
                 surcharge=surcharge,
-                bonus_ap=books.bonus_by_index.get(index, 0),
+                bonus_ap=bonus.get(index, 0),
                 fortification_ap=sum(ap for _, ap in forts),
                 fortification_ids=tuple(fort_id for fort_id, _ in forts),
             )
