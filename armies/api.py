@@ -12,7 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -255,6 +255,11 @@ VerdictOutput = inline_serializer(
         "ok": serializers.BooleanField(),
         "totals": serializers.DictField(),
         "problems": serializers.ListField(child=serializers.DictField()),
+        "terms": serializers.DictField(help_text="what the list was checked under, every term resolved"),
+        "overrides": serializers.ListField(
+            child=serializers.DictField(),
+            help_text="terms that replaced what the list says: field, listed, applied",
+        ),
     },
 )
 
@@ -283,8 +288,56 @@ class ValidateThrottle(AnonRateThrottle):
     scope = "validate"
 
 
+@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(v.types.FORTIFICATION_KINDS)})$"})
+class _FortificationKindField(serializers.CharField):
+    """A fortification kind. A pattern, not an enum: the schema names every enum after its field,
+    and two lists sharing the kinds would give one choice set two names. The terms reader checks."""
+
+
+TermsInput = inline_serializer(
+    "ValidateTerms",
+    {
+        "points_limit": serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=limits.POINTS_LIMIT_MIN,
+            max_value=limits.POINTS_LIMIT_MAX,
+        ),
+        "role": serializers.ChoiceField(choices=v.types.ROLES, required=False, allow_null=True),
+        "granted_fortifications": serializers.ListField(
+            child=_FortificationKindField(),
+            required=False,
+            allow_null=True,
+            max_length=limits.MAX_GRANTED_FORTIFICATIONS,
+        ),
+        "fortification_purchases": serializers.ListField(
+            child=_FortificationKindField(),
+            required=False,
+            allow_null=True,
+            max_length=len(v.types.FORTIFICATION_KINDS),
+            help_text="kinds the mission lets this side buy; null or absent: any kind, as the role allows",
+        ),
+        "rtz": serializers.BooleanField(
+            required=False, allow_null=True, help_text="RtZ special rules; default on"
+        ),
+        "reserve_limit": serializers.IntegerField(
+            required=False, allow_null=True, min_value=0, max_value=limits.RESERVE_LIMIT_MAX
+        ),
+        "catalogue_version": serializers.CharField(
+            required=False, allow_null=True, max_length=limits.CATALOGUE_VERSION_MAX_LENGTH
+        ),
+    },
+)
+
+
 class ValidateListApi(APIView):
-    """Check a list in the JSON list format; no account needed."""
+    """Check a list in the JSON list format; no account needed.
+
+    ``terms`` (optional; the list then goes under ``list``) are campaign terms: they
+    replace the list's points limit, role and catalogue version and add what a list
+    cannot say (docs/validator-terms.md). The schema above documents them; the one
+    reader that enforces them is ``armies.validation.terms_from_mapping``.
+    """
 
     permission_classes = [permissions.AllowAny]
     throttle_classes = [ValidateThrottle]
@@ -292,7 +345,8 @@ class ValidateListApi(APIView):
 
     @extend_schema(
         request=inline_serializer("ValidateRequest", {"list": serializers.JSONField(),
-                                                     "catalogue": serializers.IntegerField(required=False)}),
+                                                     "catalogue": serializers.IntegerField(required=False),
+                                                     "terms": TermsInput}),
         responses=VerdictOutput,
         operation_id="army_list_validate",
     )  # fmt: skip
@@ -302,10 +356,24 @@ class ValidateListApi(APIView):
         catalogue_id = body.get("catalogue")
         if catalogue_id is not None and not isinstance(catalogue_id, int):
             raise ValidationError({"catalogue": ["must be a catalogue id (an integer)"]})
+        terms = None
+        if "terms" in body:
+            if "list" not in body:
+                raise ValidationError({"list": ['send the list under "list" when you send terms']})
+            try:
+                terms = v.terms_from_mapping(body["terms"]) if body["terms"] is not None else None
+            except v.TermsError as exc:
+                raise exc.with_field_prefix("terms") from exc
         try:
-            checked = selectors.army_list_document_verdict(document=document, catalogue_id=catalogue_id)
+            checked = selectors.army_list_document_verdict(
+                document=document, catalogue_id=catalogue_id, terms=terms
+            )
         except v.ListFormatError as exc:
             raise exc.with_field_prefix("list") from exc
         catalogue = checked.catalogue
         about = {"id": catalogue.pk, "name": catalogue.name, "version": catalogue.version}
-        return Response({**checked.verdict.to_dict(), "catalogue": about})
+        verdict = checked.verdict
+        summary = (
+            v.describe(verdict.terms, verdict.overrides) if terms is not None and verdict.terms else None
+        )
+        return Response({**verdict.to_dict(), "catalogue": about, "terms_summary": summary})

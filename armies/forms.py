@@ -143,10 +143,45 @@ class AddFortificationForm(forms.Form):
         return choice
 
 
+GRANT_CHOICES: Choices = [
+    ("", "None"),
+    ("strongpoint", "A strongpoint"),
+    ("bunker", "A bunker"),
+    ("strongpoint,bunker", "A strongpoint and a bunker"),
+    ("strongpoint,strongpoint", "Two strongpoints"),
+    ("bunker,bunker", "Two bunkers"),
+]
+PURCHASE_CHOICES: Choices = [
+    ("", "Any kind, as the role allows"),
+    ("none", "None"),
+    ("strongpoint", "Strongpoints only"),
+    ("bunker", "Bunkers only"),
+    ("strongpoint,bunker", "Strongpoints and bunkers"),
+]
+# Where each term of ``armies.validation.terms`` is entered on the page.
+TERMS_FIELDS = {
+    "points_limit": "points_limit",
+    "role": "role",
+    "granted_fortifications": "granted_fortifications",
+    "fortification_purchases": "fortification_purchases",
+    "rtz": "no_rtz",
+    "reserve_limit": "reserve_limit",
+    "catalogue_version": "catalogue_version",
+}
+
+
+def _kinds(value: str) -> list[str] | None:
+    if not value:
+        return None
+    return [] if value == "none" else value.split(",")
+
+
 class ListDocumentForm(forms.Form):
     """A list in the JSON list format, pasted or uploaded; ``clean`` leaves ``document`` and ``plain``.
 
     Every format error is kept (``format_errors``: JSON path, reason) so the page can list them all.
+    The optional campaign terms become ``terms`` (None when none is set), read by the same
+    ``terms_from_mapping`` as the API and the command, so bounds and messages are the same.
     """
 
     text = forms.CharField(
@@ -163,13 +198,79 @@ class ListDocumentForm(forms.Form):
         required=False,
         empty_label="The catalogue the list names (else the newest)",
     )
+    # Campaign terms: bounds are the parser's (limits.py); the widgets only tell the browser.
+    points_limit = forms.IntegerField(
+        label="Points limit",
+        required=False,
+        widget=forms.NumberInput(attrs={"min": limits.POINTS_LIMIT_MIN, "max": limits.POINTS_LIMIT_MAX}),
+        help_text="Check the list at this limit instead of its own.",
+    )
+    role = forms.ChoiceField(
+        label="Role", required=False, choices=[("", "The list's own"), *ArmyList.Role.choices]
+    )
+    granted_fortifications = forms.ChoiceField(
+        label="Fortifications granted for free",
+        required=False,
+        choices=GRANT_CHOICES,
+        help_text="A defender in a fortified sector fields its fortification for 0 AP.",
+    )
+    fortification_purchases = forms.ChoiceField(
+        label="Fortifications the mission lets this side buy", required=False, choices=PURCHASE_CHOICES
+    )
+    no_rtz = forms.BooleanField(label="Turn the RtZ special rules off (the rulebook alone)", required=False)
+    reserve_limit = forms.IntegerField(
+        label="Reserve placements the mission allows",
+        required=False,
+        widget=forms.NumberInput(attrs={"min": 0, "max": limits.RESERVE_LIMIT_MAX}),
+    )
+    catalogue_version = forms.CharField(
+        label="Catalogue version the campaign plays",
+        required=False,
+        widget=forms.TextInput(attrs={"maxlength": limits.CATALOGUE_VERSION_MAX_LENGTH}),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.format_errors: list[tuple[str, str]] = []
 
+    @property
+    def document_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("text", "file", "catalogue")]
+
+    @property
+    def terms_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in TERMS_FIELDS.values()]
+
+    @property
+    def terms_open(self) -> bool:
+        """Show the terms section open when one is set or wrong."""
+        return any(self.data.get(name) for name in TERMS_FIELDS.values()) or any(
+            self.errors.get(name) for name in TERMS_FIELDS.values()
+        )
+
+    def _clean_terms(self, cleaned: dict[str, Any]) -> None:
+        raw = {
+            "points_limit": cleaned.get("points_limit"),
+            "role": cleaned.get("role") or None,
+            "granted_fortifications": _kinds(cleaned.get("granted_fortifications", "")),
+            "fortification_purchases": _kinds(cleaned.get("fortification_purchases", "")),
+            "rtz": False if cleaned.get("no_rtz") else None,
+            "reserve_limit": cleaned.get("reserve_limit"),
+            "catalogue_version": cleaned.get("catalogue_version") or None,
+        }
+        if all(value is None for value in raw.values()):
+            cleaned["terms"] = None
+            return
+        try:
+            cleaned["terms"] = v.terms_from_mapping(raw)
+        except v.TermsError as exc:
+            for problem in exc.problems:
+                name = TERMS_FIELDS.get(problem.field.split("[", 1)[0])
+                self.add_error(name, f"{problem.message[:1].upper()}{problem.message[1:]} [{problem.code}]")
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        self._clean_terms(cleaned)
         upload: UploadedFile[Any] | None = cleaned.get("file")
         text = cleaned.get("text", "")
         if upload is not None:

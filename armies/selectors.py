@@ -29,11 +29,15 @@ def catalogue_default() -> Catalogue | None:
     return Catalogue.objects.order_by("-updated_at", "-pk").first()
 
 
-def catalogue_for_list_document(*, document: Any, catalogue_id: int | None = None) -> Catalogue | None:
-    """The catalogue named by id, else the one whose version the list records, else the default."""
+def catalogue_for_list_document(
+    *, document: Any, catalogue_id: int | None = None, version: str | None = None
+) -> Catalogue | None:
+    """The catalogue named by id, else the one of ``version`` (the terms' version) or of the
+    version the list records, else the default."""
     if catalogue_id is not None:
         return Catalogue.objects.filter(pk=catalogue_id).first()
-    version = document.get("catalogue_version") if isinstance(document, dict) else None
+    if version is None and isinstance(document, dict):
+        version = document.get("catalogue_version")
     if isinstance(version, str):
         match = Catalogue.objects.filter(version=version).order_by("-updated_at").first()
         if match is not None:
@@ -173,14 +177,20 @@ class DocumentVerdict:
     verdict: v.Verdict
 
 
-def army_list_document_verdict(*, document: Any, catalogue_id: int | None = None) -> DocumentVerdict:
+def army_list_document_verdict(
+    *, document: Any, catalogue_id: int | None = None, terms: v.Terms | None = None
+) -> DocumentVerdict:
     """Check a list document the one way the page, the API and the command all use.
 
-    Raises ``ListFormatError`` for a document that is not a list, ``CatalogueMissingError``
-    when there is no catalogue to check it against.
+    ``terms`` (campaign terms) reach the validator unchanged; their catalogue version,
+    if any, picks the catalogue when no id is given. Raises ``ListFormatError`` for a
+    document that is not a list, ``CatalogueMissingError`` when there is no catalogue
+    to check it against.
     """
     plain = v.army_list_from_json(document)
-    catalogue = catalogue_for_list_document(document=document, catalogue_id=catalogue_id)
+    catalogue = catalogue_for_list_document(
+        document=document, catalogue_id=catalogue_id, version=terms.catalogue_version if terms else None
+    )
     if catalogue is None:
         raise CatalogueMissingError(
             "no such catalogue" if catalogue_id is not None else "no catalogue imported yet"
@@ -190,5 +200,5 @@ def army_list_document_verdict(*, document: Any, catalogue_id: int | None = None
         catalogue=catalogue,
         plain_catalogue=plain_catalogue,
         plain=plain,
-        verdict=v.validate(plain, plain_catalogue),
+        verdict=v.validate(plain, plain_catalogue, terms),
     )

@@ -6,7 +6,9 @@ from armies.validation.listformat import (
     army_list_to_json,
     army_list_to_text,
 )
+from armies.validation.pricing import PricedEntry, PricedFortificationEntry, Pricing, priced_entries
 from armies.validation.problems import PROBLEM_CODES
+from armies.validation.terms import TermsError, describe, terms_from_mapping
 from armies.validation.types import (
     ArmyList,
     BonusUse,
@@ -15,10 +17,12 @@ from armies.validation.types import (
     Faction,
     Fortification,
     ListEntry,
+    Override,
     PlatoonChart,
     PlatoonClaim,
     PlatoonSlot,
     Problem,
+    Terms,
     Totals,
     UnitProfile,
     Verdict,
@@ -35,15 +39,24 @@ __all__ = [
     "Fortification",
     "ListEntry",
     "ListFormatError",
+    "Override",
     "PlatoonChart",
     "PlatoonClaim",
     "PlatoonSlot",
+    "PricedEntry",
+    "PricedFortificationEntry",
+    "Pricing",
     "Problem",
+    "Terms",
+    "TermsError",
     "Totals",
     "UnitProfile",
     "Verdict",
     "army_list_from_json",
     "army_list_to_json",
     "army_list_to_text",
+    "describe",
+    "priced_entries",
+    "terms_from_mapping",
     "validate",
 ]

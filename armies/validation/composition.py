@@ -86,6 +86,8 @@ def check_unique_units(ctx: Context) -> None:
 
 
 def check_scouts(ctx: Context) -> None:
+    if not ctx.rtz:
+        return  # the pre-game scout deployment and its limit are RtZ rules; the rulebook's Scout has none
     # Heroes riding with a unit are part of it: count only units standing on their own.
     scouts = [
         entry

@@ -2,7 +2,8 @@
 
 Checks read the list through this object so they never crash on a dangling
 reference or an unknown unit: those come back as None and are reported once,
-by the references check.
+by the references check. They read the points limit, the role and the RtZ switch
+here too, never from the list, so campaign terms override the list in one place.
 """
 
 from __future__ import annotations
@@ -12,14 +13,29 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from armies.validation.problems import problem
-from armies.validation.types import ArmyList, Catalogue, ListEntry, Problem, UnitProfile
+from armies.validation.types import ArmyList, Catalogue, ListEntry, Problem, Role, Terms, UnitProfile
 
 
 @dataclass
 class Context:
     army: ArmyList
     catalogue: Catalogue
+    terms: Terms = field(default_factory=Terms)
     problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def points_limit(self) -> int:
+        limit = self.terms.points_limit
+        return self.army.points_limit if limit is None else limit
+
+    @property
+    def role(self) -> Role | None:
+        return self.army.role if self.terms.role is None else self.terms.role
+
+    @property
+    def rtz(self) -> bool:
+        """The RtZ special rules apply unless the terms turn them off."""
+        return self.terms.rtz is not False
 
     def add(self, code: str, message: str, entry_ids: Iterable[str] = ()) -> None:
         self.problems.append(problem(code, message, tuple(entry_ids)))

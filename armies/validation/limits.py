@@ -24,6 +24,12 @@ MAX_PLATOONS = 60
 MAX_PLATOON_MEMBERS = 30
 MAX_FORTIFICATIONS = 60
 
+# Campaign terms (terms.py). A sector holds one fortification and a mission
+# grants a side at most one or two; a mission's "Reserve (#)" is a handful, so
+# 50 placements is far beyond any table.
+MAX_GRANTED_FORTIFICATIONS = 2
+RESERVE_LIMIT_MAX = 50
+
 # A list document is a few kilobytes; 300 entries take about 45 kB. Pasted text
 # and uploaded files larger than this are refused before they are parsed.
 MAX_DOCUMENT_BYTES = 256 * 1024

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from armies.validation.context import Context
-from armies.validation.fortifications import priced
+from armies.validation.fortifications import PricedFortification, priced
 from armies.validation.types import (
     CAPTURED_SURCHARGE,
     ArmyType,
@@ -40,6 +40,8 @@ BONUS_PERCENT = 10
 
 @dataclass(frozen=True)
 class _Row:
+    # The entry's position in the list: ids may repeat, positions do not.
+    index: int
     entry: ListEntry
     profile: UnitProfile
     surcharge: int
@@ -51,49 +53,86 @@ class _Row:
 
 
 @dataclass(frozen=True)
+class _Use:
+    row: _Row
+    ap: int
+
+
+@dataclass(frozen=True)
 class _Plan:
     army_type: ArmyType
     faction: str | None
-    uses: tuple[BonusUse, ...] = ()
+    uses: tuple[_Use, ...] = ()
     share: Fraction | None = None
     # Why the force earns no bonus; empty when it does.
     why_no_bonus: str = ""
     mixed: tuple[ListEntry, ...] = ()
 
 
+@dataclass(frozen=True)
+class Ledger:
+    """The whole pricing of a list: what the totals add up and what pricing.py itemises."""
+
+    totals: Totals
+    fortifications: tuple[PricedFortification, ...]
+    rows: tuple[_Row, ...]
+    uses: tuple[_Use, ...]
+
+    def unit_costs(self) -> dict[int, tuple[int, int]]:
+        """(AP, captured surcharge) of each entry whose unit the catalogue knows, by list position."""
+        return {row.index: (row.profile.ap, row.surcharge) for row in self.rows}
+
+    def bonus_paid(self) -> dict[int, int]:
+        """AP the faction bonus pays of each entry, by list position."""
+        paid: dict[int, int] = {}
+        for use in self.uses:
+            paid[use.row.index] = paid.get(use.row.index, 0) + use.ap
+        return paid
+
+
 def evaluate_points(ctx: Context) -> Totals:
     """Compute the totals and report limit and faction-claim problems."""
+    return ledger(ctx, report=True).totals
+
+
+def ledger(ctx: Context, *, report: bool = False) -> Ledger:
     rows = _rows(ctx)
-    fort_ap = sum(item.ap for item in priced(ctx))
+    forts = priced(ctx)
+    fort_ap = sum(item.ap for item in forts)
     unit_ap = sum(row.profile.ap for row in rows)
     surcharge = sum(row.surcharge for row in rows)
     gross = unit_ap + surcharge + fort_ap
-    pool = max(ctx.army.points_limit, 0) * BONUS_PERCENT // 100
+    pool = max(ctx.points_limit, 0) * BONUS_PERCENT // 100
     plan = _plan(ctx, rows, gross, pool)
     totals = Totals(
-        points_limit=ctx.army.points_limit,
+        points_limit=ctx.points_limit,
         unit_ap=unit_ap,
         captured_surcharge=surcharge,
         fortification_ap=fort_ap,
         bonus_pool=pool,
-        bonus_uses=plan.uses,
+        bonus_uses=tuple(BonusUse(use.row.entry.id, use.row.profile.key, use.ap) for use in plan.uses),
         army_type=plan.army_type,
         faction=plan.faction,
         faction_share=plan.share,
     )
-    _report_claim(ctx, plan)
-    _report_limit(ctx, totals, plan)
-    return totals
+    if report:
+        _report_claim(ctx, plan)
+        _report_limit(ctx, totals, plan)
+    return Ledger(totals, forts, tuple(rows), plan.uses)
 
 
 def _rows(ctx: Context) -> list[_Row]:
     rows = []
-    for entry, profile in ctx.known:
+    units = ctx.catalogue.unit_by_key
+    for index, entry in enumerate(ctx.army.entries):
+        profile = units.get(entry.unit)
+        if profile is None:
+            continue  # reported as unknown-unit; it costs nothing the verdict could trust
         surcharge = 0
         if entry.captured:
             chart_row = ctx.catalogue.captured_by_key.get(profile.key)
             surcharge = chart_row.surcharge if chart_row is not None else CAPTURED_SURCHARGE
-        rows.append(_Row(entry, profile, surcharge, ctx.effective_faction(entry, profile)))
+        rows.append(_Row(index, entry, profile, surcharge, ctx.effective_faction(entry, profile)))
     return rows
 
 
@@ -175,19 +214,19 @@ def _bloc_plan(rows: list[_Row], gross: int, present: list[str]) -> _Plan:
     )
 
 
-def _allocate(rows: Iterable[_Row], budget: int) -> tuple[BonusUse, ...]:
+def _allocate(rows: Iterable[_Row], budget: int) -> tuple[_Use, ...]:
     uses = []
     for row in rows:
         if budget <= 0:
             break
         paid = min(row.cost, budget)
         if paid > 0:
-            uses.append(BonusUse(row.entry.id, row.profile.key, paid))
+            uses.append(_Use(row, paid))
             budget -= paid
     return tuple(uses)
 
 
-def _spent(uses: tuple[BonusUse, ...]) -> int:
+def _spent(uses: tuple[_Use, ...]) -> int:
     return sum(use.ap for use in uses)
 
 

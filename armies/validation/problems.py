@@ -22,6 +22,7 @@ RULINGS: Final = "Zverograd rulings"
 LIST_FORMAT: Final = "Zverograd army list format"
 CATALOGUE: Final = "Zverograd catalogue"
 RTZ_SCOUT: Final = "RtZ Scout"
+TERMS: Final = "Zverograd campaign terms"
 
 
 def skill(name: str) -> str:
@@ -55,6 +56,9 @@ SPECS: Final[dict[str, ProblemSpec]] = {
     "unknown-unit": ProblemSpec(_E, CATALOGUE, "An entry names a unit key the catalogue does not have."),
     "catalogue-version-mismatch": ProblemSpec(
         _W, CATALOGUE, "The list was built against another version of the catalogue."
+    ),
+    "catalogue-version-wrong": ProblemSpec(
+        _E, TERMS, "The list was checked against another catalogue version than the terms require."
     ),
     "unknown-bloc": ProblemSpec(_E, BUILDING, "The list's bloc is not a bloc of the catalogue."),
     "unknown-faction": ProblemSpec(_E, BUILDING, "The list claims a faction the catalogue does not have."),
@@ -151,7 +155,12 @@ SPECS: Final[dict[str, ProblemSpec]] = {
         _E, PLATOONS, "A platoon replaces more than one combat unit with mercenaries."
     ),
     # --- fortifications
-    "fortification-not-defender": ProblemSpec(_E, FORTIFICATIONS, "An attacker buys a fortification."),
+    "fortification-not-defender": ProblemSpec(
+        _E, FORTIFICATIONS, "An attacker buys a fortification, or fields one at all under the RtZ rules."
+    ),
+    "fortification-not-offered": ProblemSpec(
+        _E, TERMS, "The list buys a kind of fortification the mission does not let it buy."
+    ),
     "fortification-role-unknown": ProblemSpec(
         _W, FORTIFICATIONS, "Fortifications are bought but the list does not say it defends."
     ),
@@ -169,6 +178,9 @@ SPECS: Final[dict[str, ProblemSpec]] = {
     # --- reserves
     "reserve-hero": ProblemSpec(_E, RESERVE, "A hero is marked for reserve."),
     "reserve-strongpoint-unit": ProblemSpec(_E, RESERVE, "A strongpoint unit is marked for reserve."),
+    "reserve-over-limit": ProblemSpec(
+        _W, RESERVE, "More units are marked for reserve than the mission allows reserve placements."
+    ),
 }
 
 PROBLEM_CODES: Final[dict[str, str]] = {code: spec.description for code, spec in SPECS.items()}

@@ -11,13 +11,35 @@ def check_list_shape(ctx: Context) -> None:
     army = ctx.army
     if not army.entries:
         ctx.add("empty-list", f"The list {army.name!r} has no units")
-    if army.points_limit <= 0:
-        ctx.add("points-limit-invalid", f"The points limit {army.points_limit} is not a positive number")
-    if army.catalogue_version != ctx.catalogue.version:
+    if ctx.points_limit <= 0:
+        ctx.add("points-limit-invalid", f"The points limit {ctx.points_limit} is not a positive number")
+    _check_catalogue_version(ctx)
+
+
+def _check_catalogue_version(ctx: Context) -> None:
+    """Ruling: the catalogue a list is checked against decides everything (units, costs, charts),
+    so a list labelled with another version is only warned about. Checking against another
+    catalogue than the terms require would make the verdict meaningless, so that is an error."""
+    army, catalogue, required = ctx.army, ctx.catalogue, ctx.terms.catalogue_version
+    if required is None:
+        if army.catalogue_version != catalogue.version:
+            ctx.add(
+                "catalogue-version-mismatch",
+                f"The list was built against catalogue version {army.catalogue_version!r}; "
+                f"it is checked against {catalogue.name} version {catalogue.version!r}",
+            )
+        return
+    if catalogue.version != required:
+        ctx.add(
+            "catalogue-version-wrong",
+            f"The terms require catalogue version {required!r}, but the list is checked against "
+            f"{catalogue.name} version {catalogue.version!r}",
+        )
+    if army.catalogue_version != required:
         ctx.add(
             "catalogue-version-mismatch",
             f"The list was built against catalogue version {army.catalogue_version!r}; "
-            f"it is checked against {ctx.catalogue.name} version {ctx.catalogue.version!r}",
+            f"the terms require version {required!r}",
         )
 
 

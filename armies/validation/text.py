@@ -2,26 +2,42 @@
 
 from __future__ import annotations
 
-from armies.validation.types import CAPTURED_SURCHARGE, ArmyList, Catalogue, ListEntry, Totals, Verdict
+from armies.validation.context import Context
+from armies.validation.fortifications import priced
+from armies.validation.terms import describe, resolve
+from armies.validation.types import (
+    CAPTURED_SURCHARGE,
+    ArmyList,
+    Catalogue,
+    ListEntry,
+    Role,
+    Terms,
+    Totals,
+    Verdict,
+)
 
 _ARMY_TYPE = {"faction": "faction force", "bloc": "bloc force", "mercenary": "mercenary force"}
 
 
 def army_list_to_text(army: ArmyList, catalogue: Catalogue, verdict: Verdict) -> str:
-    lines = [army.name, _subtitle(army, catalogue, verdict.totals)]
+    role = verdict.terms.role if verdict.terms is not None else army.role
+    lines = [army.name, _subtitle(army, catalogue, verdict.totals, role)]
     lines.append(f"Catalogue: {catalogue.name} {catalogue.version} (list built for {army.catalogue_version})")
+    # Say what the list was checked under only when that is not simply what it says itself.
+    if verdict.terms is not None and verdict.terms != resolve(army, None)[0]:
+        lines.append(describe(verdict.terms, verdict.overrides))
     lines.append(_points_line(verdict.totals))
     lines += ["", "Units", *_unit_lines(army, catalogue, verdict.totals)]
     if army.platoons:
         lines += ["", "Platoons", *_platoon_lines(army, catalogue)]
     if army.fortifications:
-        lines += ["", "Fortifications", *_fortification_lines(army, catalogue)]
+        lines += ["", "Fortifications", *_fortification_lines(army, catalogue, verdict.terms)]
     lines += ["", "Totals", *_totals_lines(army, catalogue, verdict.totals)]
     lines += ["", *_problem_lines(verdict)]
     return "\n".join(lines) + "\n"
 
 
-def _subtitle(army: ArmyList, catalogue: Catalogue, totals: Totals) -> str:
+def _subtitle(army: ArmyList, catalogue: Catalogue, totals: Totals, role: Role | None) -> str:
     parts = [army.bloc, _ARMY_TYPE[totals.army_type]]
     if totals.faction is not None:
         faction = catalogue.faction_by_key.get(totals.faction)
@@ -30,7 +46,7 @@ def _subtitle(army: ArmyList, catalogue: Catalogue, totals: Totals) -> str:
         parts.append(f"{name}{share}")
     if army.faction is not None and army.faction != totals.faction:
         parts.append(f"claims {army.faction}")
-    parts.append(army.role or "role not set")
+    parts.append(role or "role not set")
     return " | ".join(parts)
 
 
@@ -119,15 +135,17 @@ def _platoon_lines(army: ArmyList, catalogue: Catalogue) -> list[str]:
     return lines
 
 
-def _fortification_lines(army: ArmyList, catalogue: Catalogue) -> list[str]:
+def _fortification_lines(army: ArmyList, catalogue: Catalogue, terms: Terms | None) -> list[str]:
     by_id = {entry.id: entry for entry in army.entries}
     lines = []
-    for fort in army.fortifications:
+    for item in priced(Context(army, catalogue, terms or Terms())):
+        fort = item.fortification
         owner = by_id.get(fort.unit) if fort.unit is not None else None
         if owner is not None:
             lines.append(f"  [{fort.id}] {fort.kind} of {_name(owner, catalogue)}")
         else:
-            lines.append(f"  [{fort.id}] {fort.kind}, bought")
+            how = "granted by the terms, 0 AP" if item.source == "granted" else "bought"
+            lines.append(f"  [{fort.id}] {fort.kind}, {how}")
     return lines
 
 

@@ -254,6 +254,63 @@ class ArmyList:
     fortifications: tuple[Fortification, ...] = ()
 
 
+# --------------------------------------------------------------------------- terms
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a campaign or a mission decides about a list, instead of the list itself.
+
+    Every field is optional: None (or, for the grants, empty) keeps today's
+    behaviour, where the list says it. ``terms.py`` parses these from a plain
+    mapping and describes what each one changes; docs/validator-terms.md is the
+    reference.
+    """
+
+    points_limit: int | None = None
+    role: Role | None = None
+    # Fortifications the side fields for free (a defender in a fortified sector).
+    granted_fortifications: tuple[FortificationKind, ...] = ()
+    # Kinds the mission lets the side buy; None: any kind, as the role allows.
+    fortification_purchases: tuple[FortificationKind, ...] | None = None
+    # The Return to Zverograd special rules; None means on, as the validator always was.
+    rtz: bool | None = None
+    # The mission's reserve placements; None: not checked.
+    reserve_limit: int | None = None
+    # The catalogue version the campaign plays; None: the one the list names.
+    catalogue_version: str | None = None
+
+    def __post_init__(self) -> None:
+        # Callers may pass lists; the frozen value keeps tuples so it stays hashable.
+        object.__setattr__(self, "granted_fortifications", tuple(self.granted_fortifications))
+        if self.fortification_purchases is not None:
+            object.__setattr__(self, "fortification_purchases", tuple(self.fortification_purchases))
+
+    def to_dict(self) -> dict[str, Any]:
+        purchases = self.fortification_purchases
+        return {
+            "points_limit": self.points_limit,
+            "role": self.role,
+            "granted_fortifications": list(self.granted_fortifications),
+            "fortification_purchases": None if purchases is None else list(purchases),
+            "rtz": self.rtz,
+            "reserve_limit": self.reserve_limit,
+            "catalogue_version": self.catalogue_version,
+        }
+
+
+@dataclass(frozen=True)
+class Override:
+    """A term that replaced what the list itself says (``field`` is the list's field name)."""
+
+    field: str
+    listed: str | int | None
+    applied: str | int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "listed": self.listed, "applied": self.applied}
+
+
 # --------------------------------------------------------------------------- verdict
 
 
@@ -339,8 +396,13 @@ class Problem:
 
 @dataclass(frozen=True)
 class Verdict:
+    """``terms`` is what the list was checked under, every field resolved (the list's own value
+    where no term was given); ``overrides`` names the terms that replaced what the list says."""
+
     totals: Totals
     problems: tuple[Problem, ...]
+    terms: Terms | None = None
+    overrides: tuple[Override, ...] = ()
 
     @property
     def errors(self) -> tuple[Problem, ...]:
@@ -364,4 +426,6 @@ class Verdict:
             "ok": self.ok,
             "totals": self.totals.to_dict(),
             "problems": [p.to_dict() for p in self.problems],
+            "terms": None if self.terms is None else self.terms.to_dict(),
+            "overrides": [override.to_dict() for override in self.overrides],
         }

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from armies.validation import composition, fortifications, heroes, pilots, platoons, references, reserves
 from armies.validation.context import Context
 from armies.validation.points import evaluate_points
-from armies.validation.types import ArmyList, Catalogue, Verdict
+from armies.validation.terms import resolve
+from armies.validation.types import ArmyList, Catalogue, Terms, Verdict
 
 # Order matters only for how problems are listed: data problems first, so a player
 # fixes a typo before reading what it caused.
@@ -30,10 +31,17 @@ _CHECKS: tuple[Callable[[Context], None], ...] = (
 )
 
 
-def validate(army: ArmyList, catalogue: Catalogue) -> Verdict:
-    """Check every force-building rule; never raises on a well-typed list."""
-    ctx = Context(army, catalogue)
+def validate(army: ArmyList, catalogue: Catalogue, terms: Terms | None = None) -> Verdict:
+    """Check every force-building rule; never raises on a well-typed list.
+
+    ``terms`` (a campaign's or a mission's) replace what the list says about its
+    points limit, role and catalogue version, and add what a list cannot say
+    (granted fortifications, the RtZ switch, the reserve count); the verdict's
+    ``terms`` and ``overrides`` say what it was checked under.
+    """
+    ctx = Context(army, catalogue, terms or Terms())
     for check in _CHECKS:
         check(ctx)
     totals = evaluate_points(ctx)
-    return Verdict(totals=totals, problems=tuple(ctx.problems))
+    resolved, overrides = resolve(army, terms)
+    return Verdict(totals=totals, problems=tuple(ctx.problems), terms=resolved, overrides=overrides)

@@ -19,9 +19,10 @@ from core.http import HtmxHttpRequest, bound
 def _verdict(form: ListDocumentForm) -> dict[str, Any]:
     """Check the document as ``POST /api/army-lists/validate/`` does: same catalogue, same validator."""
     chosen = form.cleaned_data["catalogue"]
+    terms = form.cleaned_data.get("terms")
     try:
         checked = selectors.army_list_document_verdict(
-            document=form.cleaned_data["document"], catalogue_id=chosen.pk if chosen else None
+            document=form.cleaned_data["document"], catalogue_id=chosen.pk if chosen else None, terms=terms
         )
     except selectors.CatalogueMissingError:
         form.add_error("catalogue", "No catalogue has been imported yet [catalogue-missing]")
@@ -33,6 +34,8 @@ def _verdict(form: ListDocumentForm) -> dict[str, Any]:
         "catalogue": catalogue,
         "plain": plain,
         "verdict": verdict,
+        # The campaign page's line: "Checked at 200 AP (the list says 300) as defender; …".
+        "terms_summary": v.describe(verdict.terms, verdict.overrides) if terms and verdict.terms else "",
         "entries": entry_rows(plain, plain_catalogue, verdict),
         "text": v.army_list_to_text(plain, plain_catalogue, verdict),
         **totals_context(plain, plain_catalogue, verdict),

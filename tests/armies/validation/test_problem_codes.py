@@ -9,7 +9,7 @@ import pytest
 
 from armies.validation import PROBLEM_CODES, Catalogue, validate
 from armies.validation.problems import SPECS
-from armies.validation.types import ArmyList, CapturedVehicleEntry
+from armies.validation.types import ArmyList, CapturedVehicleEntry, Terms
 
 from .builders import (
     army,
@@ -176,15 +176,32 @@ TRIGGERS: dict[str, Scenario] = {
 }
 
 
+# Codes only campaign terms can raise: each with its list and the terms that trigger it.
+TERMS_TRIGGERS: dict[str, tuple[Scenario, Terms]] = {
+    "catalogue-version-wrong": (lambda: std(army(*units("rg-squad"))), Terms(catalogue_version="test-2")),
+    "fortification-not-offered": (
+        lambda: std(army(*units("rg-squad"), role="defender", forts=[fort("f", "bunker")])),
+        Terms(fortification_purchases=("strongpoint",)),
+    ),
+    "reserve-over-limit": (
+        lambda: std(army(entry("a", "rg-squad", reserve=True), entry("b", "ssu-squad", reserve=True))),
+        Terms(reserve_limit=1),
+    ),
+}
+
+
 def test_it_has_a_trigger_for_every_registered_code() -> None:
-    assert sorted(set(PROBLEM_CODES) - set(TRIGGERS)) == []
-    assert sorted(set(TRIGGERS) - set(PROBLEM_CODES)) == []
+    triggered = set(TRIGGERS) | set(TERMS_TRIGGERS)
+    assert sorted(set(PROBLEM_CODES) - triggered) == []
+    assert sorted(triggered - set(PROBLEM_CODES)) == []
 
 
-@pytest.mark.parametrize("code", sorted(TRIGGERS))
+@pytest.mark.parametrize("code", sorted(set(TRIGGERS) | set(TERMS_TRIGGERS)))
 def test_it_reports_each_code_from_its_trigger(code: str) -> None:
-    army_list, cat = TRIGGERS[code]()
-    verdict = validate(army_list, cat)
+    scenario, terms = TERMS_TRIGGERS.get(code, (TRIGGERS.get(code), None))
+    assert scenario is not None
+    army_list, cat = scenario()
+    verdict = validate(army_list, cat, terms)
     found = [p for p in verdict.problems if p.code == code]
     assert found, f"{code} not reported; got {sorted(verdict.codes)}"
     for problem in found:
