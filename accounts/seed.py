@@ -13,6 +13,12 @@ DEMO_USERS = [
     ("anna", "Anna (Allies)", False),
     ("boris", "Boris (SSU)", False),
     ("karl", "Karl (Axis)", False),
+    ("mila", "Mila (Allies)", False),
+    ("tom", "Tom (Allies)", False),
+    ("dmitri", "Dmitri (SSU)", False),
+    ("ivan", "Ivan (SSU)", False),
+    ("greta", "Greta (Axis)", False),
+    ("otto", "Otto (Axis)", False),
 ]
 
 

@@ -27,7 +27,7 @@ def _list(catalogue: Catalogue, name: str, bloc: str, limit: int, **rest: object
 
 
 def demo_documents(catalogue: Catalogue) -> dict[str, list[dict[str, object]]]:
-    """Lists per demo username: two legal ones and one that breaks several rules."""
+    """Lists per demo username: legal ones for the demo campaign's players, and one that breaks several rules."""
     raiders = _list(
         catalogue, "Coastal Raiders landing party", "Allies", 50, faction="coastal-raiders",
         entries=[
@@ -61,7 +61,43 @@ def demo_documents(catalogue: Catalogue) -> dict[str, list[dict[str, object]]]:
         ],
         fortifications=[{"id": "f1", "kind": "bunker", "unit": None}],
     )  # fmt: skip
-    return {"anna": [raiders], "boris": [volga], "karl": [broken]}
+    return {
+        "anna": [raiders],
+        "boris": [volga],
+        "karl": [
+            broken,
+            _simple(
+                catalogue,
+                "Grauwolf patrol",
+                "Axis",
+                "axis.grauwolf-command-squad",
+                "axis.grauwolf-rifle-squad",
+                "axis.keiler",
+            ),
+        ],
+        **_campaign_lists(catalogue),
+    }
+
+
+def _simple(catalogue: Catalogue, name: str, bloc: str, *units: str) -> dict[str, object]:
+    entries = [entry_document(f"e{n}", unit) for n, unit in enumerate(units, start=1)]
+    return _list(catalogue, name, bloc, 150, entries=entries)
+
+
+def _campaign_lists(catalogue: Catalogue) -> dict[str, list[dict[str, object]]]:
+    """One legal list for each of the other players of the demo campaign."""
+    plans = {
+        "mila": ("Ridgeback fire base", "Allies", "allies.ridgeback-command-squad", "allies.prairie-dog",
+                 "allies.ridgeback-mortar-team"),
+        "tom": ("Iron Prairie spearhead", "Allies", "allies.ironside-heavy-squad", "allies.longhorn"),
+        "dmitri": ("Volga breakthrough", "SSU", "ssu.volga-rifle-squad", "ssu.volga-close-assault-squad",
+                   "ssu.zubr"),
+        "ivan": ("Taiga eyes", "SSU", "ssu.taiga-scout-squad", "ssu.volga-rifle-squad", "ssu.strekoza"),
+        "greta": ("Eisenwacht wall", "Axis", "axis.eisenhund-heavy-squad", "axis.barwolf-nordlicht"),
+        "otto": ("Sturmfalke strike", "Axis", "axis.sturmfalke-jump-squad", "axis.grauwolf-rifle-squad",
+                 "axis.nachtfalke"),
+    }  # fmt: skip
+    return {user: [_simple(catalogue, name, bloc, *units)] for user, (name, bloc, *units) in plans.items()}
 
 
 def demo_lists_create(*, catalogue: Catalogue, users: dict[str, User]) -> int:

@@ -33,7 +33,9 @@ UNIT_FIELDS = (
 )  # fmt: skip
 
 
-def campaign_terms(*, campaign: Campaign, role: str | None = None, points_limit: int | None = None) -> v.Terms:
+def campaign_terms(
+    *, campaign: Campaign, role: str | None = None, points_limit: int | None = None
+) -> v.Terms:
     """The terms a campaign checks lists under; a battle adds its role and may set its own limit."""
     ruleset = RuleSet.from_dict(campaign.ruleset)
     return v.Terms(
@@ -51,9 +53,14 @@ def _problems_sentence(verdict: v.Verdict) -> str:
 
 
 def _unit_cards(catalogue_id: int, keys: set[str]) -> list[dict[str, Any]]:
-    rows = Unit.objects.filter(catalogue_id=catalogue_id, key__in=keys).select_related("faction").order_by("key")
+    rows = (
+        Unit.objects.filter(catalogue_id=catalogue_id, key__in=keys).select_related("faction").order_by("key")
+    )
     return [
-        {**{name: getattr(row, name) for name in UNIT_FIELDS}, "faction": row.faction.key if row.faction else None}
+        {
+            **{name: getattr(row, name) for name in UNIT_FIELDS},
+            "faction": row.faction.key if row.faction else None,
+        }
         for row in rows
     ]
 
@@ -86,11 +93,14 @@ def army_list_register(*, enrolment: Enrolment, army_list: ArmyList, actor: Any)
         )  # fmt: skip
     if army_list.bloc != enrolment.bloc:
         raise CampaignError(
-            "wrong-bloc", f"this place fights for {enrolment.bloc}; the list is of {army_list.bloc}", "army_list"
+            "wrong-bloc",
+            f"this place fights for {enrolment.bloc}; the list is of {army_list.bloc}",
+            "army_list",
         )
     if Registration.objects.filter(enrolment=enrolment).count() >= limits.MAX_REGISTRATIONS_PER_PLAYER:
         raise CampaignError(
-            "too-many-registrations", f"at most {limits.MAX_REGISTRATIONS_PER_PLAYER} registrations per player"
+            "too-many-registrations",
+            f"at most {limits.MAX_REGISTRATIONS_PER_PLAYER} registrations per player",
         )
     plain = army_list_plain(army_list=army_list)
     plain_catalogue = catalogue_for_validation(catalogue=army_list.catalogue)

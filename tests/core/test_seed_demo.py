@@ -6,7 +6,8 @@ from django.core.management import call_command
 from accounts.models import User
 from armies.models import ArmyList, Catalogue
 from armies.selectors import army_list_verdict
-from campaign.models import Campaign
+from campaign.models import Campaign, EnrolmentStatus, Registration
+from campaign.options import Status
 
 pytestmark = pytest.mark.django_db
 
@@ -16,20 +17,35 @@ def test_it_loads_the_demo_data_and_can_run_again_without_duplicating_it():
     call_command("seed_demo")
 
     assert User.objects.filter(username__in=["organiser", "anna", "boris", "karl"]).count() == 4
+    assert User.objects.count() == 10
     assert Campaign.objects.count() == 1
     assert Catalogue.objects.get().name == "Zverograd Demo"
-    assert ArmyList.objects.count() == 3
+    assert ArmyList.objects.count() == 10
+    assert Registration.objects.count() == 9
 
 
-def test_it_ships_two_legal_demo_lists_and_one_with_problems():
+def test_it_ships_legal_demo_lists_and_one_with_problems():
     call_command("seed_demo")
 
-    verdicts = {army.owner.username: army_list_verdict(army_list=army) for army in ArmyList.objects.all()}
+    verdicts = {army.name: army_list_verdict(army_list=army) for army in ArmyList.objects.all()}
 
-    assert verdicts["anna"].ok
-    assert verdicts["boris"].ok
-    assert not verdicts["karl"].ok
-    assert {p.code for p in verdicts["karl"].problems} >= {"points-limit-exceeded", "duplicate-hero"}
+    broken = verdicts.pop("Overloaded Grauwolf column (has problems)")
+    assert not broken.ok
+    assert {p.code for p in broken.problems} >= {"points-limit-exceeded", "duplicate-hero"}
+    assert all(verdict.ok for verdict in verdicts.values())
+
+
+def test_it_runs_a_demo_campaign_on_the_default_map_with_nine_registered_players():
+    call_command("seed_demo")
+
+    campaign = Campaign.objects.get()
+    assert campaign.status == Status.RUNNING
+    assert campaign.is_public
+    assert campaign.sectors.count() >= 12
+    admitted = campaign.enrolments.filter(status=EnrolmentStatus.ADMITTED)
+    assert admitted.count() == 9
+    assert {e.bloc for e in admitted} == {"Allies", "Axis", "SSU"}
+    assert all(e.registrations.filter(superseded_by__isnull=True).exists() for e in admitted)
 
 
 def test_it_gathers_the_demo_data_from_each_app_in_dependency_order():
