@@ -29,7 +29,14 @@ from armies.permissions import can_import_catalogue
 from armies.services import army_lists as lists
 from armies.services.catalogue_import import catalogue_import_start
 from armies.validation import limits
+from armies.validation.listformat import army_list_schema
+from core.openapi import MAX_ID, openapi_schema
 from core.parsers import BoundedJSONParser
+
+
+@extend_schema_field(openapi_schema(army_list_schema()), component_name="ArmyListDocument")
+class ArmyListDocumentField(serializers.JSONField):
+    """A list in the JSON list format; the format's JSON Schema is what the OpenAPI schema shows."""
 
 
 class CatalogueOutput(serializers.ModelSerializer[Catalogue]):
@@ -136,6 +143,8 @@ class ArmyListOutput(serializers.ModelSerializer[ArmyList]):
         read_only=True
     )
 
+    content = ArmyListDocumentField(read_only=True)
+
     class Meta:
         model = ArmyList
         fields = [
@@ -193,7 +202,7 @@ class ArmyListCollectionApi(APIView):
 
 class ArmyListImportInput(serializers.Serializer[Any]):
     catalogue = serializers.PrimaryKeyRelatedField(queryset=Catalogue.objects.all(), required=False)
-    list = serializers.JSONField()
+    list = ArmyListDocumentField()
 
 
 class ArmyListImportApi(APIView):
@@ -221,7 +230,7 @@ class ArmyListDetailApi(APIView):
     def get(self, request: Request, pk: int) -> Response:
         return Response(ArmyListOutput(owned_list(request, pk, change=False)).data)
 
-    @extend_schema(request=inline_serializer("ArmyListReplace", {"content": serializers.JSONField()}),
+    @extend_schema(request=inline_serializer("ArmyListReplace", {"content": ArmyListDocumentField()}),
                    responses=ArmyListOutput, operation_id="army_lists_replace")  # fmt: skip
     def put(self, request: Request, pk: int) -> Response:
         army_list = owned_list(request, pk, change=True)
@@ -344,18 +353,27 @@ class ValidateListApi(APIView):
     parser_classes = [BoundedJSONParser]
 
     @extend_schema(
-        request=inline_serializer("ValidateRequest", {"list": serializers.JSONField(),
-                                                     "catalogue": serializers.IntegerField(required=False),
-                                                     "terms": TermsInput}),
+        request=inline_serializer(
+            "ValidateRequest",
+            {
+                "list": ArmyListDocumentField(),
+                "catalogue": serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID),
+                "terms": TermsInput,
+            },
+        ),
         responses=VerdictOutput,
         operation_id="army_list_validate",
-    )  # fmt: skip
+    )
     def post(self, request: Request) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
         document = body.get("list", body)
         catalogue_id = body.get("catalogue")
-        if catalogue_id is not None and not isinstance(catalogue_id, int):
-            raise ValidationError({"catalogue": ["must be a catalogue id (an integer)"]})
+        if catalogue_id is not None and (
+            isinstance(catalogue_id, bool)
+            or not isinstance(catalogue_id, int)
+            or not 1 <= catalogue_id <= MAX_ID
+        ):
+            raise ValidationError({"catalogue": ["must be a catalogue id (a whole number of at least 1)"]})
         terms = None
         if "terms" in body:
             if "list" not in body:
