@@ -42,9 +42,12 @@ def _convert(node: Any, defs: dict[str, Any]) -> Any:
             converted = _convert(rest[0], defs) if len(rest) == 1 else {"anyOf": _convert(rest, defs)}
             out.update(converted)
             out["nullable"] = True
-        elif key == "enum" and None in value:
+        elif key == "enum":
             out["enum"] = value
-            out["nullable"] = True
+            if None in value:
+                out["nullable"] = True
+            if "type" not in node and all(isinstance(item, str) for item in value if item is not None):
+                out["type"] = "string"
         elif key == "type" and isinstance(value, list):
             kinds = [kind for kind in value if kind != "null"]
             out["type"] = kinds[0] if len(kinds) == 1 else kinds

@@ -168,7 +168,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"ArmyRoleEnum": "armies.models.ArmyList.Role"},
+    "ENUM_NAME_OVERRIDES": {
+        "ArmyRoleEnum": "armies.models.ArmyList.Role",
+        # The same two roles, as the list format's JSON Schema states them (no labels).
+        "ListRoleEnum": ["attacker", "defender"],
+    },
 }
 
 # --- Celery ------------------------------------------------------------------
