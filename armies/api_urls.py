@@ -4,7 +4,7 @@ from armies import api, api_builder
 
 urlpatterns = [
     path("catalogues/", api.CatalogueListApi.as_view(), name="catalogues"),
-    path("catalogues/<int:catalogue_id>/units/", api.CatalogueUnitsApi.as_view(), name="catalogue-units"),
+    path("catalogues/<id:catalogue_id>/units/", api.CatalogueUnitsApi.as_view(), name="catalogue-units"),
     path("catalogue-imports/", api.CatalogueImportStartApi.as_view(), name="catalogue-import-start"),
     path(
         "catalogue-imports/<uuid:import_id>/", api.CatalogueImportStatusApi.as_view(), name="catalogue-import"
@@ -12,34 +12,34 @@ urlpatterns = [
     path("army-lists/", api.ArmyListCollectionApi.as_view(), name="army-lists"),
     path("army-lists/import/", api.ArmyListImportApi.as_view(), name="army-list-import"),
     path("army-lists/validate/", api.ValidateListApi.as_view(), name="army-list-validate"),
-    path("army-lists/<int:pk>/", api.ArmyListDetailApi.as_view(), name="army-list"),
-    path("army-lists/<int:pk>/duplicate/", api.ArmyListDuplicateApi.as_view(), name="army-list-duplicate"),
-    path("army-lists/<int:pk>/verdict/", api.ArmyListVerdictApi.as_view(), name="army-list-verdict"),
-    path("army-lists/<int:pk>/export/", api.ArmyListExportApi.as_view(), name="army-list-export"),
+    path("army-lists/<id:pk>/", api.ArmyListDetailApi.as_view(), name="army-list"),
+    path("army-lists/<id:pk>/duplicate/", api.ArmyListDuplicateApi.as_view(), name="army-list-duplicate"),
+    path("army-lists/<id:pk>/verdict/", api.ArmyListVerdictApi.as_view(), name="army-list-verdict"),
+    path("army-lists/<id:pk>/export/", api.ArmyListExportApi.as_view(), name="army-list-export"),
     path(
-        "army-lists/<int:pk>/settings/", api_builder.ArmyListSettingsApi.as_view(), name="army-list-settings"
+        "army-lists/<id:pk>/settings/", api_builder.ArmyListSettingsApi.as_view(), name="army-list-settings"
     ),
-    path("army-lists/<int:pk>/entries/", api_builder.ArmyListEntriesApi.as_view(), name="army-list-entries"),
+    path("army-lists/<id:pk>/entries/", api_builder.ArmyListEntriesApi.as_view(), name="army-list-entries"),
     path(
-        "army-lists/<int:pk>/entries/<str:entry_id>/",
+        "army-lists/<id:pk>/entries/<key:entry_id>/",
         api_builder.ArmyListEntryApi.as_view(),
         name="army-list-entry",
     ),
     path(
-        "army-lists/<int:pk>/platoons/", api_builder.ArmyListPlatoonsApi.as_view(), name="army-list-platoons"
+        "army-lists/<id:pk>/platoons/", api_builder.ArmyListPlatoonsApi.as_view(), name="army-list-platoons"
     ),
     path(
-        "army-lists/<int:pk>/platoons/<str:platoon_id>/",
+        "army-lists/<id:pk>/platoons/<key:platoon_id>/",
         api_builder.ArmyListPlatoonApi.as_view(),
         name="army-list-platoon",
     ),
     path(
-        "army-lists/<int:pk>/fortifications/",
+        "army-lists/<id:pk>/fortifications/",
         api_builder.ArmyListFortificationsApi.as_view(),
         name="army-list-fortifications",
     ),
     path(
-        "army-lists/<int:pk>/fortifications/<str:fortification_id>/",
+        "army-lists/<id:pk>/fortifications/<key:fortification_id>/",
         api_builder.ArmyListFortificationApi.as_view(),
         name="army-list-fortification",
     ),

@@ -7,5 +7,8 @@ class CoreConfig(AppConfig):
 
     def ready(self) -> None:
         from config.celery import ensure_embedded_broker_folders
+        from core.converters import register
+
+        register()
 
         ensure_embedded_broker_folders()

@@ -50,3 +50,12 @@ def test_it_shows_a_friendly_500_without_needing_the_database_or_context():
 
     assert response.status_code == 500
     assert b"Something went wrong" in response.content
+
+
+@pytest.mark.django_db
+def test_an_id_too_large_for_the_database_is_a_plain_404(client):
+    huge = "9" * 30
+
+    assert client.get(f"/lists/{huge}/").status_code == 404
+    assert client.get(f"/api/army-lists/{huge}/").status_code == 404
+    assert client.get(f"/catalogues/{huge}/").status_code == 404
