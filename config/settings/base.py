@@ -168,7 +168,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"ArmyRoleEnum": "armies.models.ArmyList.Role"},
+    "ENUM_NAME_OVERRIDES": {
+        "ArmyRoleEnum": "armies.models.ArmyList.Role",
+        "BlocEnum": "armies.blocs.BLOC_CHOICES",
+        "CampaignStatusEnum": "campaign.options.Status",
+        "EnrolmentStatusEnum": "campaign.models.players.EnrolmentStatus",
+    },
 }
 
 # --- Celery ------------------------------------------------------------------
