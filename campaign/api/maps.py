@@ -46,7 +46,7 @@ _FORTIFICATIONS = [(f.value, f.value) for f in Fortification]
 
 
 def _key() -> serializers.RegexField:
-    return serializers.RegexField(engine.KEY_PATTERN, max_length=engine.MAX_KEY_LENGTH)
+    return serializers.RegexField(engine.KEY_PATTERN, min_length=1, max_length=engine.MAX_KEY_LENGTH)
 
 
 def _bloc_or_none(help_text: str, *, required: bool = True) -> serializers.ChoiceField:

@@ -48,7 +48,7 @@ def _score(field: str) -> serializers.IntegerField:
     )
 
 
-class SettingsInput(StrictInput):
+class CampaignSettingsInput(StrictInput):
     """Every setting of a campaign; each is optional, and only those sent change."""
 
     name = serializers.CharField(
@@ -98,11 +98,11 @@ class SettingsInput(StrictInput):
     )
 
 
-class CampaignCreateInput(SettingsInput):
+class CampaignCreateInput(CampaignSettingsInput):
     name = serializers.CharField(max_length=limits.NAME_MAX_LENGTH, help_text=SETTING_HELP["name"])
 
 
-class CampaignUpdateInput(SettingsInput):
+class CampaignUpdateInput(CampaignSettingsInput):
     reason = serializers.CharField(
         max_length=limits.REASON_MAX_LENGTH, allow_blank=True, required=False,
         help_text="Why the settings change; the campaign log shows it with each change.",

@@ -243,4 +243,5 @@ SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] = {
     "BlocEnum": "armies.blocs.BLOC_CHOICES",
     "CampaignStatusEnum": "campaign.options.Status",
     "EnrolmentStatusEnum": "campaign.models.players.EnrolmentStatus",
+    "RulesetNameEnum": "rules.engine.ruleset.NAMES",
 }
