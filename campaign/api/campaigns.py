@@ -51,7 +51,6 @@ CAMPAIGNS = ["campaigns"]
 
 class CampaignApi(APIView):
     # Anyone may call: each method asks campaign.permissions, in the order ``common`` describes.
-
     permission_classes = [permissions.AllowAny]
     # JSON only: a form-encoded body would turn a missing boolean into false.
     parser_classes = [BoundedJSONParser]
@@ -278,6 +277,9 @@ class CoOrganiserApi(CampaignApi):
     )
     def delete(self, request: Request, pk: int, username: str) -> Response:
         campaign, user = managed_campaign(request, pk)
+        # PostgreSQL refuses a NUL in a string outright: no such account, without asking it.
+        if "\x00" in username:
+            raise NotFound("this account does not help run this campaign")
         helper = (
             CoOrganiser.objects.filter(campaign=campaign, user__username=username)
             .select_related("user")

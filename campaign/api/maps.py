@@ -3,6 +3,7 @@ sector and a sector's history, and the campaign's log."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import HttpResponse
@@ -299,7 +300,9 @@ class MapDefaultApi(CampaignApi):
 
 
 def _sector_row(campaign: Campaign, key: str) -> Sector:
-    row = Sector.objects.filter(campaign=campaign, key=key).first()
+    # A key no map can have is not asked of the database (PostgreSQL refuses a NUL outright).
+    well_formed = len(key) <= engine.MAX_KEY_LENGTH and re.fullmatch(engine.KEY_PATTERN, key)
+    row = Sector.objects.filter(campaign=campaign, key=key).first() if well_formed else None
     if row is None:
         raise NotFound("no such sector on this campaign's map")
     return row

@@ -375,3 +375,11 @@ def test_removing_someone_who_does_not_help_is_a_404():
     response = world.client("creator").delete(world.url("co-organisers/pavel/"))
 
     assert response.status_code == 404
+
+
+def test_a_username_no_account_can_have_is_not_found():
+    world = build_world()
+
+    response = world.client("creator").delete(world.url("co-organisers/%00/"))
+
+    assert (response.status_code, response.json()["code"]) == (404, "not_found")

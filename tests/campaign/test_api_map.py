@@ -310,3 +310,16 @@ def test_the_log_is_newest_first_and_paged():
     assert ids == sorted(ids, reverse=True)
     assert first["results"][0]["reason"] == "change 49"
     assert second["results"][-1]["kind"] == "map-loaded"
+
+
+@pytest.mark.parametrize("key", ["%00", "Zoo", "x" * 41])
+def test_a_key_no_map_can_have_is_not_found_as_json(key):
+    world = build_world()
+
+    history = world.client("player").get(world.url(f"sectors/{key}/history/"))
+    change = world.client("creator").patch(
+        world.url(f"sectors/{key}/"), {"value": 1, "reason": "r"}, format="json"
+    )
+
+    assert (history.status_code, history.json()["code"]) == (404, "not_found")
+    assert (change.status_code, change.json()["code"]) == (404, "not_found")
