@@ -154,3 +154,30 @@ def can_act_for(user: Actor, enrolment: Enrolment) -> bool:
 def can_see_registration_details(user: Actor, campaign: Campaign) -> bool:
     """Registered lists are open to everyone who sees the campaign: opponents plan against them."""
     return can_view_campaign(user, campaign)
+
+
+def can_remove_co_organiser(user: Actor, campaign: Campaign, co_organiser_id: int) -> bool:
+    """The creator removes any co-organiser; a co-organiser may step down themself."""
+    access = campaign_access(user, campaign)
+    return access.is_creator or (access.is_co_organiser and access.user_id == co_organiser_id)
+
+
+def has_place(user: Actor, campaign: Campaign) -> bool:
+    """The user has a place (in any status) to withdraw or leave; whether the status allows it is the
+    service's to say, with a conflict that tells why."""
+    return campaign_access(user, campaign).enrolment is not None
+
+
+def can_see_every_enrolment(user: Actor, campaign: Campaign) -> bool:
+    """Organisers see every place, pending, refused and withdrawn ones too; others see the players
+    (admitted, or who left) and their own place."""
+    return campaign_access(user, campaign).is_organiser
+
+
+def can_see_enrolment_notes(user: Actor, enrolment: Enrolment) -> bool:
+    """An applicant's message and the reason of a decision: between the organisers and that player."""
+    if not user.is_authenticated:
+        return False
+    if enrolment.player_id is not None and enrolment.player_id == user.pk:
+        return True
+    return can_manage_campaign(user, enrolment.campaign)

@@ -193,3 +193,80 @@ def campaign_needs_action(*, campaign: Campaign) -> dict[str, Any]:
     if campaign.status == Status.REGISTRATION and len(blocs) < 2:
         blockers.append("Admit players in at least two blocs before starting.")
     return {"pending": pending, "blocs_with_players": sorted(blocs), "blockers": blockers}
+
+
+# --------------------------------------------------------------------------- the API's reads
+
+
+def _mine(user_id: int) -> Q:
+    """Campaigns the user runs, helps run, plays in or asked to join (as ``campaigns_for_listing``)."""
+    mine = Enrolment.objects.filter(
+        campaign=OuterRef("pk"), player_id=user_id,
+        status__in=[EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT],
+    )  # fmt: skip
+    helps = CoOrganiser.objects.filter(campaign=OuterRef("pk"), user_id=user_id)
+    return Q(organiser_id=user_id) | Q(Exists(mine)) | Q(Exists(helps))
+
+
+def campaigns_for_api_listing(*, user: Actor, scope: str = "", status: str = "") -> QuerySet[Campaign]:
+    """``campaigns_for_listing`` narrowed by the API's filters: ``scope`` "public" or "mine", a status."""
+    rows = campaigns_for_listing(user=user)
+    if scope == "public":
+        rows = rows.filter(is_public=True)
+    elif scope == "mine":
+        rows = rows.filter(_mine(int(user.pk))) if user.is_authenticated else rows.none()
+    if status:
+        rows = rows.filter(status=status)
+    return rows
+
+
+def _admitted_in(bloc: Bloc) -> Count:
+    return Count("enrolments", filter=Q(enrolments__status=EnrolmentStatus.ADMITTED, enrolments__bloc=bloc))
+
+
+def campaign_for_api(*, pk: int) -> Campaign | None:
+    """The campaign with its organisers and its head counts (two queries), for the API's campaign detail.
+
+    Annotated: ``players_<bloc>`` (admitted players per bloc, lower-case bloc
+    name) and ``pending_count``; the players themselves are another endpoint.
+    """
+    counts = {f"players_{bloc.value.lower()}": _admitted_in(bloc) for bloc in Bloc}
+    return (
+        Campaign.objects.select_related("organiser", "catalogue")
+        .prefetch_related(Prefetch("co_organisers", queryset=CoOrganiser.objects.select_related("user")))
+        .annotate(
+            **counts,
+            pending_count=Count("enrolments", filter=Q(enrolments__status=EnrolmentStatus.PENDING)),
+        )
+        .filter(pk=pk)
+        .first()
+    )
+
+
+_SEEN_BY_ALL = (EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT)
+
+
+def enrolments_for_listing(
+    *, campaign: Campaign, viewer_id: int | None, every: bool, bloc: str = "", status: str = ""
+) -> QuerySet[Enrolment]:
+    """A campaign's places in bloc order, with their accounts (one query).
+
+    ``every`` (organisers): every place whatever its status. Otherwise the
+    players (admitted, or who left) and the viewer's own place, whatever its status.
+    """
+    rows = Enrolment.objects.filter(campaign=campaign).select_related("player")
+    if not every:
+        visible = Q(status__in=_SEEN_BY_ALL)
+        if viewer_id is not None:
+            visible |= Q(player_id=viewer_id)
+        rows = rows.filter(visible)
+    if bloc:
+        rows = rows.filter(bloc=bloc)
+    if status:
+        rows = rows.filter(status=status)
+    return rows.order_by("bloc", "joined_at", "id")
+
+
+def log_entries(*, campaign: Campaign) -> QuerySet[LogEntry]:
+    """The campaign's log, newest first, with who acted: the API pages through it."""
+    return LogEntry.objects.filter(campaign=campaign).select_related("actor").order_by("-id")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import django_stubs_ext
 
@@ -237,4 +238,14 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+
+# The campaign API's shared enums, named once: several fields (bloc, owner, status...) use each
+# choice set, and unnamed they make drf-spectacular warn and invent names.
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] = {
+    **cast(dict[str, object], SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]),
+    "BlocEnum": "armies.blocs.BLOC_CHOICES",
+    "CampaignStatusEnum": "campaign.options.Status",
+    "EnrolmentStatusEnum": "campaign.models.players.EnrolmentStatus",
+    "RulesetNameEnum": "rules.engine.ruleset.NAMES",
 }

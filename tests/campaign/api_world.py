@@ -1,0 +1,100 @@
+"""A campaign with one of each persona the API's permission tests use, built through the services.
+
+- ``creator``: made the campaign; ``co_organiser``: helps run it;
+- ``player``: admitted (SSU); ``applicant``: asked to join (Axis), pending;
+- ``stranger``: an account with no part in it; ``anonymous``: no account;
+- ``placeholder``: an admitted club member without an account (Allies), with a claim token.
+
+The default map is loaded, the campaign has a catalogue, and two blocs have
+players, so every step of the life cycle can succeed when the right person asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from armies.blocs import Bloc
+from campaign import selectors
+from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus
+from campaign.models.players import new_claim_token
+from campaign.options import Status
+from campaign.services.map import campaign_map_load
+from tests.factories import CampaignFactory, CatalogueFactory, EnrolmentFactory, UserFactory
+
+PERSONAS = ("creator", "co_organiser", "player", "applicant", "stranger", "anonymous")
+
+
+@dataclass
+class World:
+    campaign: Campaign
+    creator: User
+    co_organiser: User
+    player: User
+    applicant: User
+    stranger: User
+    player_place: Enrolment
+    applicant_place: Enrolment
+    placeholder: Enrolment
+
+    def user(self, persona: str) -> User | None:
+        return None if persona == "anonymous" else getattr(self, persona)
+
+    def client(self, persona: str) -> APIClient:
+        client = APIClient()
+        user = self.user(persona)
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    def url(self, tail: str = "") -> str:
+        return f"/api/campaigns/{self.campaign.pk}/{tail}"
+
+    def set_status(self, status: str) -> None:
+        Campaign.objects.filter(pk=self.campaign.pk).update(status=status)
+        self.campaign.refresh_from_db()
+
+
+def build_world(*, public: bool = False, status: str = Status.REGISTRATION) -> World:
+    # Parsed maps are kept by (campaign id, map version); a rolled-back test frees its ids for the
+    # next test, whose campaign would otherwise find another test's map under the same key.
+    selectors._MAPS.clear()
+    creator = UserFactory(username="olga", display_name="Olga")
+    campaign = CampaignFactory(
+        name="Siege of the Tractor Works", organiser=creator, is_public=public, catalogue=CatalogueFactory()
+    )
+    campaign_map_load(campaign=campaign, actor=creator)
+    co_organiser = UserFactory(username="cora")
+    CoOrganiser.objects.create(campaign=campaign, user=co_organiser, added_by=creator)
+    player = UserFactory(username="pavel")
+    player_place = EnrolmentFactory(campaign=campaign, player=player, bloc=Bloc.SSU)
+    applicant = UserFactory(username="anya")
+    applicant_place = EnrolmentFactory(
+        campaign=campaign,
+        player=applicant,
+        bloc=Bloc.AXIS,
+        status=EnrolmentStatus.PENDING,
+        message="Let me in",
+    )
+    placeholder = EnrolmentFactory(
+        campaign=campaign,
+        player=None,
+        placeholder_name="Grisha",
+        bloc=Bloc.ALLIES,
+        claim_token=new_claim_token(),
+    )
+    world = World(
+        campaign=campaign,
+        creator=creator,
+        co_organiser=co_organiser,
+        player=player,
+        applicant=applicant,
+        stranger=UserFactory(username="sasha"),
+        player_place=player_place,
+        applicant_place=applicant_place,
+        placeholder=placeholder,
+    )
+    world.set_status(status)
+    return world
