@@ -6,7 +6,7 @@ from django.urls import URLPattern, URLResolver, path
 
 from campaign.api import campaigns, maps, players
 
-_ONE = "campaigns/<int:pk>/"
+_ONE = "campaigns/<id:pk>/"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("campaigns/", campaigns.CampaignCollectionApi.as_view(), name="campaigns"),
@@ -20,17 +20,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
         f"{_ONE}co-organisers/", campaigns.CoOrganiserCollectionApi.as_view(), name="campaign-co-organisers"
     ),
     path(
-        f"{_ONE}co-organisers/<str:username>/",
+        f"{_ONE}co-organisers/<key:username>/",
         campaigns.CoOrganiserApi.as_view(),
         name="campaign-co-organiser",
     ),
     path(f"{_ONE}log/", maps.CampaignLogApi.as_view(), name="campaign-log"),
     # Players
     path(f"{_ONE}enrolments/", players.EnrolmentCollectionApi.as_view(), name="campaign-enrolments"),
-    path(f"{_ONE}enrolments/<int:enrolment_id>/admit/", players.AdmitApi.as_view(), name="campaign-admit"),
-    path(f"{_ONE}enrolments/<int:enrolment_id>/refuse/", players.RefuseApi.as_view(), name="campaign-refuse"),
+    path(f"{_ONE}enrolments/<id:enrolment_id>/admit/", players.AdmitApi.as_view(), name="campaign-admit"),
+    path(f"{_ONE}enrolments/<id:enrolment_id>/refuse/", players.RefuseApi.as_view(), name="campaign-refuse"),
     path(
-        f"{_ONE}enrolments/<int:enrolment_id>/claim-link/",
+        f"{_ONE}enrolments/<id:enrolment_id>/claim-link/",
         players.ClaimLinkApi.as_view(),
         name="campaign-claim-link",
     ),
@@ -41,9 +41,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # (f"{_ONE}registrations/", name "campaign-registrations") and to the detail's ``links``.
     # The map
     path(f"{_ONE}sectors/", maps.SectorCollectionApi.as_view(), name="campaign-sectors"),
-    path(f"{_ONE}sectors/<str:key>/", maps.SectorApi.as_view(), name="campaign-sector"),
+    path(f"{_ONE}sectors/<key:key>/", maps.SectorApi.as_view(), name="campaign-sector"),
     path(
-        f"{_ONE}sectors/<str:key>/history/", maps.SectorHistoryApi.as_view(), name="campaign-sector-history"
+        f"{_ONE}sectors/<key:key>/history/", maps.SectorHistoryApi.as_view(), name="campaign-sector-history"
     ),
     path(f"{_ONE}map/", maps.MapApi.as_view(), name="campaign-map"),
     path(f"{_ONE}map/default/", maps.MapDefaultApi.as_view(), name="campaign-map-default"),

@@ -24,7 +24,8 @@ from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus
 from campaign.options import Status
 from core.permissions import Actor
 
-_SEEING = {EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT}
+# A refused applicant still sees the campaign they were invited to, so they can read why.
+_SEEING = {EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT, EnrolmentStatus.REFUSED}
 
 
 @dataclass(frozen=True)

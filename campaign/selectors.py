@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +26,7 @@ from campaign.models import (
 from campaign.options import Status
 from core.permissions import Actor
 
-_MAPS: OrderedDict[tuple[int, int], ZverogradMap] = OrderedDict()
+_MAPS: OrderedDict[tuple[int, int, str], ZverogradMap] = OrderedDict()
 _MAPS_KEPT = 64
 
 
@@ -32,7 +34,10 @@ def campaign_map(*, campaign: Campaign) -> ZverogradMap:
     """The campaign's map as loaded, parsed once per map version (a map never changes once loaded)."""
     if campaign.map_document is None:
         raise LookupError("the campaign has no map yet")
-    key = (campaign.pk, campaign.map_version)
+    # Keyed by the document itself: an id freed by a deleted campaign (SQLite reuses them)
+    # must never find another campaign's map.
+    digest = hashlib.sha256(json.dumps(campaign.map_document, sort_keys=True).encode()).hexdigest()
+    key = (campaign.pk, campaign.map_version, digest)
     if key not in _MAPS:
         _MAPS[key] = map_from_json(campaign.map_document)
         while len(_MAPS) > _MAPS_KEPT:

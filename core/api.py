@@ -20,7 +20,11 @@ def _flatten(detail: Any, path: str = "") -> list[dict[str, str]]:
     if isinstance(detail, dict):
         out: list[dict[str, str]] = []
         for key, value in detail.items():
-            sub = f"{path}.{key}" if path else str(key)
+            # DRF keys a list field's item errors by index: write them as JSON paths do.
+            if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
+                sub = f"{path}[{key}]"
+            else:
+                sub = f"{path}.{key}" if path else str(key)
             if key == "non_field_errors":
                 sub = path
             out.extend(_flatten(value, sub))

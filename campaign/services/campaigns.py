@@ -291,6 +291,8 @@ def co_organiser_add(*, campaign: Campaign, actor: Any, user: Any) -> CoOrganise
 
 @transaction.atomic
 def co_organiser_remove(*, campaign: Campaign, actor: Any, user: Any) -> None:
+    if _locked_campaign(campaign).status == Status.FINISHED:
+        raise CampaignConflictError("campaign-finished", "a finished campaign can no longer change")
     deleted, _ = CoOrganiser.objects.filter(campaign=campaign, user=user).delete()
     if not deleted:
         raise CampaignError("not-organiser", f"{user} does not help run this campaign", "user")

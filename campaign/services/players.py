@@ -159,8 +159,15 @@ def enrolment_admit(*, enrolment: Enrolment, actor: Any) -> Enrolment:
                  decided_by=actor, decided_at=timezone.now(), decision_reason="")  # fmt: skip
 
 
+def _not_finished(campaign_id: int) -> None:
+    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    if campaign.status == Status.FINISHED:
+        raise CampaignConflictError("campaign-finished", "a finished campaign can no longer change", "status")
+
+
 @transaction.atomic
 def enrolment_refuse(*, enrolment: Enrolment, actor: Any, reason: str) -> Enrolment:
+    _not_finished(enrolment.campaign_id)
     reason = _text(reason, "reason", limits.REASON_MAX_LENGTH)
     if not reason:
         raise CampaignError("reason-required", "say why, so the player knows", "reason")
@@ -170,14 +177,18 @@ def enrolment_refuse(*, enrolment: Enrolment, actor: Any, reason: str) -> Enrolm
 
 @transaction.atomic
 def enrolment_withdraw(*, enrolment: Enrolment, actor: Any) -> Enrolment:
-    """A player takes back a request or a place before the campaign runs."""
+    """A player takes back a request not yet decided, or a place before the campaign runs."""
     campaign = Campaign.objects.select_for_update().get(pk=enrolment.campaign_id)
-    if campaign.status not in {Status.DRAFT, Status.REGISTRATION}:
+    if campaign.status == Status.FINISHED:
+        raise CampaignConflictError("campaign-finished", "a finished campaign can no longer change", "status")
+    allowed: set[str] = {EnrolmentStatus.PENDING}
+    if campaign.status in {Status.DRAFT, Status.REGISTRATION}:
+        allowed.add(EnrolmentStatus.ADMITTED)
+    elif enrolment.status == EnrolmentStatus.ADMITTED:
         raise CampaignConflictError(
             "campaign-running", "the campaign has started: leave it instead (your results stay)", "status"
         )
-    return _move(enrolment, frm={EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED}, to=EnrolmentStatus.WITHDRAWN,
-                 actor=actor)  # fmt: skip
+    return _move(enrolment, frm=allowed, to=EnrolmentStatus.WITHDRAWN, actor=actor)
 
 
 @transaction.atomic
@@ -222,10 +233,14 @@ def placeholder_add(
 @transaction.atomic
 def placeholder_claim_link(*, enrolment: Enrolment, actor: Any) -> Enrolment:
     """A new link the member opens to claim the place with their account; an older link stops working."""
+    _not_finished(enrolment.campaign_id)
     if not enrolment.is_placeholder:
         raise CampaignConflictError("not-a-placeholder", "this place already belongs to an account")
     enrolment.claim_token = new_claim_token()
     enrolment.save(update_fields=["claim_token"])
+    # The link itself stays out of the log: the log is shown to players.
+    log_write(campaign=enrolment.campaign, kind=LogKind.ENROLMENT_CHANGED, subject=f"enrolment:{enrolment.pk}",
+              actor=actor, field="claim_link", after="a new claim link")  # fmt: skip
     return enrolment
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import cast
 
 import django_stubs_ext
 
@@ -173,6 +172,11 @@ SPECTACULAR_SETTINGS = {
         "ArmyRoleEnum": "armies.models.ArmyList.Role",
         # The same two roles, as the list format's JSON Schema states them (no labels).
         "ListRoleEnum": ["attacker", "defender"],
+        # The campaign's shared enums, named once: several fields (bloc, owner, status...) use each.
+        "BlocEnum": "armies.blocs.BLOC_CHOICES",
+        "CampaignStatusEnum": "campaign.options.Status",
+        "EnrolmentStatusEnum": "campaign.models.players.EnrolmentStatus",
+        "RulesetNameEnum": "rules.engine.ruleset.NAMES",
     },
 }
 
@@ -238,14 +242,4 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
-}
-
-# The campaign API's shared enums, named once: several fields (bloc, owner, status...) use each
-# choice set, and unnamed they make drf-spectacular warn and invent names.
-SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] = {
-    **cast(dict[str, object], SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]),
-    "BlocEnum": "armies.blocs.BLOC_CHOICES",
-    "CampaignStatusEnum": "campaign.options.Status",
-    "EnrolmentStatusEnum": "campaign.models.players.EnrolmentStatus",
-    "RulesetNameEnum": "rules.engine.ruleset.NAMES",
 }

@@ -17,7 +17,6 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from armies.blocs import Bloc
-from campaign import selectors
 from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus
 from campaign.models.players import new_claim_token
 from campaign.options import Status
@@ -58,9 +57,6 @@ class World:
 
 
 def build_world(*, public: bool = False, status: str = Status.REGISTRATION) -> World:
-    # Parsed maps are kept by (campaign id, map version); a rolled-back test frees its ids for the
-    # next test, whose campaign would otherwise find another test's map under the same key.
-    selectors._MAPS.clear()
     creator = UserFactory(username="olga", display_name="Olga")
     campaign = CampaignFactory(
         name="Siege of the Tractor Works", organiser=creator, is_public=public, catalogue=CatalogueFactory()

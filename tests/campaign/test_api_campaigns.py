@@ -110,7 +110,7 @@ def test_anyone_with_an_account_creates_a_draft_they_organise(api_as, stranger):
         ({"name": "A", "points_limit": 10_001}, "points_limit", "max_value"),
         ({"name": "A", "points_win": 101}, "points_win", "max_value"),
         # DRF names list items "field.index" (core.api flattens its error dict as is).
-        ({"name": "A", "tiebreakers": ["coin_toss"]}, "tiebreakers.0", "invalid_choice"),
+        ({"name": "A", "tiebreakers": ["coin_toss"]}, "tiebreakers[0]", "invalid_choice"),
         ({"name": "A", "tiebreakers": ["vp_for"] * 6}, "tiebreakers", "max_length"),
         ({"name": "A", "ruleset": {"name": "rtz", "scout_rts": False}}, "ruleset.scout_rts", "unknown-field"),
         ({"name": "A", "max_players_per_bloc": 0}, "max_players_per_bloc", "min_value"),

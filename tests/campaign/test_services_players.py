@@ -163,3 +163,35 @@ def test_a_placeholder_plays_and_is_claimed_by_an_account_with_everything_kept(
     )
     with pytest.raises(CampaignConflictError):
         services.placeholder_claim_link(enrolment=claimed, actor=organiser)
+
+
+def test_a_pending_request_may_be_withdrawn_while_the_campaign_runs(open_campaign, stranger):
+    enrolment = services.enrolment_request(campaign=open_campaign, user=stranger, bloc="Axis")
+    Campaign.objects.filter(pk=open_campaign.pk).update(status=Status.RUNNING)
+
+    services.enrolment_withdraw(enrolment=enrolment, actor=stranger)
+
+    assert Enrolment.objects.get(pk=enrolment.pk).status == EnrolmentStatus.WITHDRAWN
+
+
+def test_a_refused_applicant_still_sees_the_private_campaign_to_read_why(open_campaign, organiser, stranger):
+    from campaign.permissions import can_view_campaign
+
+    enrolment = services.enrolment_request(campaign=open_campaign, user=stranger, bloc="Axis")
+    services.enrolment_refuse(enrolment=enrolment, actor=organiser, reason="the table is full")
+    open_campaign.refresh_from_db()
+
+    assert not open_campaign.is_public
+    assert can_view_campaign(stranger, open_campaign)
+
+
+def test_a_finished_campaign_refuses_decisions_and_claim_links(open_campaign, organiser, stranger):
+    enrolment = services.enrolment_request(campaign=open_campaign, user=stranger, bloc="Axis")
+    place = services.placeholder_add(campaign=open_campaign, actor=organiser, name="Vanya", bloc="SSU")
+    Campaign.objects.filter(pk=open_campaign.pk).update(status=Status.FINISHED)
+
+    with pytest.raises(CampaignConflictError):
+        services.enrolment_refuse(enrolment=enrolment, actor=organiser, reason="too late")
+    with pytest.raises(CampaignConflictError):
+        services.placeholder_claim_link(enrolment=place, actor=organiser)
+    assert Enrolment.objects.get(pk=place.pk).claim_token is None
