@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from campaign.api import campaigns, maps, players
+from campaign.api import campaigns, maps, players, registrations
 
 _ONE = "campaigns/<id:pk>/"
 
@@ -37,8 +37,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{_ONE}withdraw/", players.WithdrawApi.as_view(), name="campaign-withdraw"),
     path(f"{_ONE}leave/", players.LeaveApi.as_view(), name="campaign-leave"),
     path(f"{_ONE}placeholders/", players.PlaceholderCollectionApi.as_view(), name="campaign-placeholders"),
-    # Registered lists: the registration service adds its endpoints here
-    # (f"{_ONE}registrations/", name "campaign-registrations") and to the detail's ``links``.
+    # Registered lists
+    path(
+        f"{_ONE}registrations/",
+        registrations.RegistrationCollectionApi.as_view(),
+        name="campaign-registrations",
+    ),
+    path(
+        f"{_ONE}registrations/<id:registration_id>/",
+        registrations.RegistrationApi.as_view(),
+        name="campaign-registration",
+    ),
     # The map
     path(f"{_ONE}sectors/", maps.SectorCollectionApi.as_view(), name="campaign-sectors"),
     path(f"{_ONE}sectors/<key:key>/", maps.SectorApi.as_view(), name="campaign-sector"),

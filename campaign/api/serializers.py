@@ -176,7 +176,7 @@ class ViewerOutput(serializers.Serializer[Any]):
 
 
 class LinksOutput(serializers.Serializer[Any]):
-    """Where the campaign's parts are. Registered lists will add ``registrations`` here."""
+    """Where the campaign's parts are."""
 
     enrolments = serializers.URLField()
     co_organisers = serializers.URLField()
@@ -184,6 +184,7 @@ class LinksOutput(serializers.Serializer[Any]):
     map = serializers.URLField(help_text="The loaded map document (GET), or load one (PUT).")
     map_svg = serializers.URLField()
     log = serializers.URLField()
+    registrations = serializers.URLField()
 
 
 PlayersPerBlocOutput = type(
@@ -200,6 +201,7 @@ _LINKS = {
     "map": "api:campaign-map",
     "map_svg": "api:campaign-map-svg",
     "log": "api:campaign-log",
+    "registrations": "api:campaign-registrations",
 }
 
 

@@ -17,11 +17,23 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from armies.blocs import Bloc
-from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus
+from armies.models import ArmyList
+from armies.services.army_lists import army_list_add_unit
+from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus, Registration
 from campaign.models.players import new_claim_token
 from campaign.options import Status
 from campaign.services.map import campaign_map_load
-from tests.factories import CampaignFactory, CatalogueFactory, EnrolmentFactory, UserFactory
+from campaign.services.registrations import army_list_register
+from tests.factories import (
+    ArmyListFactory,
+    CampaignFactory,
+    CatalogueFactory,
+    EnrolmentFactory,
+    UnitFactory,
+    UserFactory,
+)
+
+SSU_SQUAD = "ssu-squad"
 
 PERSONAS = ("creator", "co_organiser", "player", "applicant", "stranger", "anonymous")
 
@@ -51,6 +63,20 @@ class World:
     def url(self, tail: str = "") -> str:
         return f"/api/campaigns/{self.campaign.pk}/{tail}"
 
+    def player_list(self) -> ArmyList:
+        """A legal army list of the player's: one SSU squad of the campaign's catalogue."""
+        catalogue = self.campaign.catalogue
+        assert catalogue is not None
+        army_list = ArmyListFactory(owner=self.player, catalogue=catalogue, bloc=Bloc.SSU)
+        army_list_add_unit(army_list=army_list, unit_key=SSU_SQUAD)
+        army_list.refresh_from_db()
+        return army_list
+
+    def registration(self) -> Registration:
+        return army_list_register(
+            enrolment=self.player_place, army_list=self.player_list(), actor=self.player
+        )
+
     def set_status(self, status: str) -> None:
         Campaign.objects.filter(pk=self.campaign.pk).update(status=status)
         self.campaign.refresh_from_db()
@@ -61,6 +87,8 @@ def build_world(*, public: bool = False, status: str = Status.REGISTRATION) -> W
     campaign = CampaignFactory(
         name="Siege of the Tractor Works", organiser=creator, is_public=public, catalogue=CatalogueFactory()
     )
+    # The catalogue's one unit, made before anything reads (and caches) the catalogue.
+    UnitFactory(catalogue=campaign.catalogue, key=SSU_SQUAD, bloc=Bloc.SSU, ap=20)
     campaign_map_load(campaign=campaign, actor=creator)
     co_organiser = UserFactory(username="cora")
     CoOrganiser.objects.create(campaign=campaign, user=co_organiser, added_by=creator)

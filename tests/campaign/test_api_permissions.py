@@ -128,6 +128,18 @@ ENDPOINTS = [
         body=lambda w: {"owner": "Axis", "reason": "Taken in a skirmish"},
     ),
     Endpoint("sectors_history", "get", lambda w: w.url("sectors/zoo/history/"), seen_by_all(200)),
+    Endpoint("registrations_list", "get", lambda w: w.url("registrations/"), seen_by_all(200)),
+    Endpoint(
+        # Everyone sends the player's list: only the player registers it. Organisers and strangers have
+        # no place of their own (403); the applicant's place is not admitted yet (the service's 409).
+        "registrations_create", "post", lambda w: w.url("registrations/"),
+        {False: (403, 403, 201, 409, 404, 404), True: (403, 403, 201, 409, 403, 403)},
+        body=lambda w: {"army_list": w.player_list().pk},
+    ),
+    Endpoint(
+        "registrations_retrieve", "get", lambda w: w.url(f"registrations/{w.registration().pk}/"),
+        seen_by_all(200),
+    ),
 ]  # fmt: skip
 
 
