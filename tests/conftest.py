@@ -23,9 +23,9 @@ from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from armies.blocs import Bloc
 from armies.models import Catalogue
 from armies.services.demo import DEMO_CATALOGUE_PATH, demo_catalogue_load
-from armies.blocs import Bloc
 from campaign.models import Campaign
 from tests.factories import CampaignFactory, EnrolmentFactory, UserFactory
 

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from armies.importers import ParsedCatalogue, ParsedCorrection, ParsedUnit
-from armies.models import CatalogueBloc, CapturedVehicle, Catalogue, Faction, PlatoonChart, Unit
+from armies.models import CapturedVehicle, Catalogue, CatalogueBloc, Faction, PlatoonChart, Unit
 
 Progress = Callable[[int, str], None]
 
