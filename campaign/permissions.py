@@ -154,3 +154,9 @@ def can_act_for(user: Actor, enrolment: Enrolment) -> bool:
 def can_see_registration_details(user: Actor, campaign: Campaign) -> bool:
     """Registered lists are open to everyone who sees the campaign: opponents plan against them."""
     return can_view_campaign(user, campaign)
+
+
+def can_remove_co_organiser(user: Actor, campaign: Campaign, co_organiser_id: int) -> bool:
+    """The creator removes any co-organiser; a co-organiser may step down (remove themselves)."""
+    access = campaign_access(user, campaign)
+    return access.is_creator or (access.is_co_organiser and access.user_id == co_organiser_id)
