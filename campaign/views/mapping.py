@@ -117,7 +117,8 @@ def sector_page(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
     context = {
         "campaign": campaign,
         "sector": sector,
-        "form": form if campaign.status != Status.FINISHED else None,
+        # A finished campaign offers no edit form, but a refused forged post still shows why.
+        "form": form if campaign.status != Status.FINISHED or (form is not None and form.errors) else None,
         "start_holder": holder_label(start.owner),
         "history": [describe_entry(entry, names) for entry in sector_history(campaign=campaign, key=key)],
         # Battle reports come with the battles app; until then the list is honestly empty.

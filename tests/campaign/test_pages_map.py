@@ -175,3 +175,16 @@ def test_it_bounds_a_sectors_value(client, open_campaign, organiser):
     response = client.post(url("sector", open_campaign, "zoo"), data)
 
     assert response.context["form"].errors["value"]
+
+
+def test_it_offers_no_sector_changes_once_the_campaign_has_finished(client, open_campaign, organiser):
+    Campaign.objects.filter(pk=open_campaign.pk).update(status=Status.FINISHED)
+    client.force_login(organiser)
+    data = {"owner": "Axis", "fortification": "none", "value": 2, "terrain": "parkland", "reason": "Late"}
+
+    page = client.get(url("sector", open_campaign, "zoo"))
+    refused = client.post(url("sector", open_campaign, "zoo"), data)
+
+    assert b"Change this sector" not in page.content
+    assert b"[campaign-finished]" in refused.content
+    assert Sector.objects.get(campaign=open_campaign, key="zoo").owner == ""
