@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from armies.blocs import Bloc
+from armies.models import Faction
 from campaign.engine.map import Fortification, MapState, SectorState, Terrain, ZverogradMap, replay
 from campaign.engine.mapformat import map_from_json
 from campaign.models import (
@@ -275,3 +276,33 @@ def enrolments_for_listing(
 def log_entries(*, campaign: Campaign) -> QuerySet[LogEntry]:
     """The campaign's log, newest first, with who acted: the API pages through it."""
     return LogEntry.objects.filter(campaign=campaign).select_related("actor").order_by("-id")
+
+
+# --- Added for the campaign pages ------------------------------------------------------------------
+
+
+def sector_for_page(*, campaign: Campaign, key: str) -> Sector | None:
+    return Sector.objects.filter(campaign=campaign, key=key).first()
+
+
+def sector_names(*, campaign: Campaign) -> dict[str, str]:
+    """Sector key -> name of the loaded map, for wording log entries (one query)."""
+    return dict(Sector.objects.filter(campaign=campaign).values_list("key", "name"))
+
+
+def catalogue_factions(*, campaign: Campaign) -> list[Faction]:
+    """The factions a player of the campaign may choose, from its catalogue (none without one)."""
+    if campaign.catalogue_id is None:
+        return []
+    return list(Faction.objects.filter(catalogue_id=campaign.catalogue_id).order_by("bloc", "name"))
+
+
+def placeholder_for_claim(*, token: str) -> Enrolment | None:
+    """The place a claim link points at, while it is still a placeholder."""
+    if not token:
+        return None
+    return Enrolment.objects.select_related("campaign").filter(claim_token=token, player__isnull=True).first()
+
+
+def enrolment_in_campaign(*, campaign: Campaign, pk: int) -> Enrolment | None:
+    return Enrolment.objects.select_related("player").filter(campaign=campaign, pk=pk).first()

@@ -2,8 +2,50 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+
+from campaign.views import dashboard, listing, mapping, organisers, pages, players, settings
 
 app_name = "campaign"
 
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("campaigns/", listing.campaign_list, name="list"),
+    path("campaigns/new/", listing.campaign_new, name="create"),
+    path("campaigns/claim/<key:token>/", players.placeholder_claim_page, name="claim"),
+    path("campaigns/<id:pk>/", pages.campaign_detail, name="detail"),
+    path("campaigns/<id:pk>/timeline/", pages.campaign_timeline, name="timeline"),
+    path("campaigns/<id:pk>/settings/", settings.campaign_settings, name="settings"),
+    path("campaigns/<id:pk>/join/", players.campaign_join, name="join"),
+    path("campaigns/<id:pk>/join/<key:token>/", players.campaign_join_invite, name="join_invite"),
+    path("campaigns/<id:pk>/withdraw/", players.campaign_withdraw, name="withdraw"),
+    path("campaigns/<id:pk>/leave/", players.campaign_leave, name="leave"),
+    path("campaigns/<id:pk>/dashboard/", dashboard.campaign_dashboard, name="dashboard"),
+    path(
+        "campaigns/<id:pk>/requests/<id:enrolment_id>/admit/",
+        dashboard.enrolment_admit_view,
+        name="admit",
+    ),
+    path(
+        "campaigns/<id:pk>/requests/<id:enrolment_id>/refuse/",
+        dashboard.enrolment_refuse_view,
+        name="refuse",
+    ),
+    path("campaigns/<id:pk>/status/<slug:action>/", dashboard.campaign_status, name="status"),
+    path("campaigns/<id:pk>/invite/regenerate/", organisers.invite_regenerate, name="invite_regenerate"),
+    path("campaigns/<id:pk>/organisers/add/", organisers.co_organiser_add_view, name="co_organiser_add"),
+    path(
+        "campaigns/<id:pk>/organisers/<id:user_id>/remove/",
+        organisers.co_organiser_remove_view,
+        name="co_organiser_remove",
+    ),
+    path("campaigns/<id:pk>/placeholders/add/", organisers.placeholder_add_view, name="placeholder_add"),
+    path(
+        "campaigns/<id:pk>/placeholders/<id:enrolment_id>/claim-link/",
+        organisers.claim_link_view,
+        name="claim_link",
+    ),
+    path("campaigns/<id:pk>/map/", mapping.map_manage, name="map"),
+    path("campaigns/<id:pk>/map/default/", mapping.map_load_default, name="map_default"),
+    path("campaigns/<id:pk>/map/upload/", mapping.map_upload, name="map_upload"),
+    path("campaigns/<id:pk>/sectors/<key:key>/", mapping.sector_page, name="sector"),
+]

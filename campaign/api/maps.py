@@ -245,7 +245,7 @@ class MapSvgApi(CampaignApi):
         title = campaign.name if round_number is None else f"{campaign.name}, end of round {round_number}"
         svg = render_map_svg(
             zmap, state, title=title,
-            sector_href=lambda key: reverse("api:campaign-sector-history", kwargs={"pk": pk, "key": key}),
+            sector_href=lambda key: reverse("campaign:sector", args=[pk, key]),
         )  # fmt: skip
         return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
 

@@ -154,7 +154,15 @@ def test_the_detail_shows_settings_organisers_counts_and_links():
         "can_manage": False, "can_add_co_organisers": False, "can_join": True, "can_withdraw": False,
         "can_leave": False,
     }  # fmt: skip
-    assert set(body["links"]) == {"enrolments", "co_organisers", "sectors", "map", "map_svg", "log"}
+    assert set(body["links"]) == {
+        "enrolments",
+        "co_organisers",
+        "sectors",
+        "map",
+        "map_svg",
+        "log",
+        "registrations",
+    }
     assert body["links"]["sectors"].endswith(world.url("sectors/"))
 
 

@@ -111,7 +111,8 @@ def test_it_draws_the_map_as_svg_coloured_by_holder():
     assert (colours["zoo"], colours["port"], colours["memorial-park"]) == (
         DEFAULT_COLOURS["Axis"], DEFAULT_COLOURS["Allies"], DEFAULT_COLOURS[None],
     )  # fmt: skip
-    assert f'href="/api/campaigns/{world.campaign.pk}/sectors/zoo/history/"' in svg
+    # Each sector links to its page on the site.
+    assert f'href="/campaigns/{world.campaign.pk}/sectors/zoo/"' in svg
 
 
 def test_it_draws_the_map_of_a_past_round():

@@ -1,0 +1,133 @@
+"""The campaign page (the map with a round selector, players by bloc, lists, settings) and its timeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from campaign.engine.map import Fortification, MapState, SectorSpec, SectorState
+from campaign.engine.svg import holder_label, render_map_svg
+from campaign.forms import RoundForm
+from campaign.models import Campaign
+from campaign.permissions import campaign_access, can_join, can_leave, can_manage_campaign, can_withdraw
+from campaign.selectors import (
+    campaign_map,
+    log_entries,
+    map_state_at,
+    map_state_now,
+    registrations_for_campaign,
+    rosters,
+    sector_names,
+    sectors_for_map,
+)
+from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
+from campaign.views.presenters import describe_entry, settings_summary
+from core.http import HtmxHttpRequest
+
+LOG_ENTRIES_PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class SectorRow:
+    """A sector as the text table beside the map states it."""
+
+    key: str
+    name: str
+    holder: str
+    colour: str
+    terrain: str
+    value: int
+    fortification: str
+    headquarters_of: str
+
+
+def _sector_row(spec: SectorSpec, now: SectorState) -> SectorRow:
+    holder = now.owner.value if now.owner is not None else None
+    return SectorRow(
+        key=spec.key,
+        name=spec.name,
+        holder=holder_label(now.owner),
+        colour=bloc_colour(holder),
+        terrain=now.terrain.value,
+        value=now.value,
+        fortification="" if now.fortification is Fortification.NONE else now.fortification.value,
+        headquarters_of=spec.headquarters_of.value if spec.headquarters_of else "",
+    )
+
+
+def sector_href(campaign: Campaign) -> Any:
+    def href(key: str) -> str:
+        return reverse("campaign:sector", args=[campaign.pk, key])
+
+    return href
+
+
+def map_panel(
+    campaign: Campaign, round_number: int | None, *, highlight: str | None = None
+) -> dict[str, Any]:
+    """The map as SVG and as a table, now (None) or at the end of ``round_number``."""
+    if campaign.map_document is None:
+        return {"has_map": False}
+    zmap = campaign_map(campaign=campaign)
+    state: MapState = (
+        map_state_now(sectors=sectors_for_map(campaign=campaign))
+        if round_number is None
+        else map_state_at(campaign=campaign, round_number=round_number)
+    )
+    shown = campaign.current_round if round_number is None else round_number
+    title = f"{zmap.name}: {'now' if round_number is None else f'at the end of round {round_number}'}"
+    # The engine escapes every text and attribute it writes, so its SVG is safe to embed.
+    svg = mark_safe(  # noqa: S308
+        render_map_svg(zmap, state, sector_href=sector_href(campaign), title=title, highlight=highlight)
+    )
+    rows = [_sector_row(spec, state[spec.key]) for spec in zmap.sectors]
+    return {
+        "has_map": True,
+        "map_name": zmap.name,
+        "map_svg": svg,
+        "sector_rows": rows,
+        "rounds": list(range(campaign.current_round + 1)),
+        "shown_round": shown,
+        "is_now": round_number is None,
+    }
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = page_campaign_or_404(request, pk)
+    round_form = RoundForm(request.GET or None, current_round=campaign.current_round)
+    context: dict[str, Any] = {"campaign": campaign, **map_panel(campaign, round_form.chosen())}
+    if request.htmx and request.htmx.target == "campaign-map":
+        return render(request, "campaign/_map.html", context)
+    user = request.user
+    manages = can_manage_campaign(user, campaign)
+    context.update(
+        access=campaign_access(user, campaign),
+        can_manage=manages,
+        can_join=can_join(user, campaign),
+        can_withdraw=can_withdraw(user, campaign),
+        can_leave=can_leave(user, campaign),
+        rosters=[(roster, bloc_colour(roster.bloc)) for roster in rosters(campaign=campaign)],
+        co_organisers=list(campaign.co_organisers.all()),
+        settings_lines=settings_summary(campaign),
+        registrations=registrations_for_campaign(campaign=campaign),
+    )
+    return render(request, "campaign/detail.html", context)
+
+
+@require_safe
+def campaign_timeline(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_or_404(request, pk)
+    page = Paginator(log_entries(campaign=campaign), LOG_ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    names = sector_names(campaign=campaign)
+    lines = [describe_entry(entry, names) for entry in page.object_list]
+    return render(request, "campaign/timeline.html", {"campaign": campaign, "page": page, "lines": lines})

@@ -1,0 +1,279 @@
+"""Who gets what on every campaign page and page action: the permission matrix.
+
+Six people ask every page and action of a private and of a public campaign:
+its creator, a co-organiser, an admitted player, a pending applicant, a
+logged-in stranger and an anonymous visitor. The answers:
+
+- 200: the page; 302: done (or sent on, e.g. a player already in goes to the campaign page);
+- 403: may see the campaign but not do this;
+- 404: may not see the campaign (a private campaign never admits it exists);
+- "login": sent to log in (the same for any id, so that says nothing either).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import resolve, reverse
+
+from accounts.models import User
+from armies.blocs import Bloc
+from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus
+from campaign.options import Status
+from campaign.services.map import campaign_map_load
+from campaign.urls import urlpatterns
+from tests.campaign.engine.builders import crossroads
+from tests.factories import CampaignFactory, CatalogueFactory, EnrolmentFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+PERSONAS = ("creator", "co_organiser", "player", "applicant", "stranger", "anonymous")
+LOGIN = "login"
+Expected = dict[str, int | str]
+
+
+@dataclass
+class World:
+    campaign: Campaign
+    people: dict[str, User | None]
+    target: Enrolment  # a pending request organisers decide on
+    placeholder: Enrolment
+    newcomer: User  # someone to add as a co-organiser
+
+
+def _seen(private: bool) -> Expected:
+    """Pages anyone who may see the campaign gets."""
+    hidden: int | str = 404 if private else 200
+    return {
+        "creator": 200,
+        "co_organiser": 200,
+        "player": 200,
+        "applicant": 200,
+        "stranger": hidden,
+        "anonymous": hidden,
+    }
+
+
+def _organisers(ok: int, private: bool, *, co: int | None = None) -> Expected:
+    """Organisers' pages and actions: ``ok`` for them, 403 for who sees but may not, 404 for who may not see."""
+    return {
+        "creator": ok,
+        "co_organiser": ok if co is None else co,
+        "player": 403,
+        "applicant": 403,
+        "stranger": 404 if private else 403,
+        "anonymous": LOGIN,
+    }
+
+
+def _anyone_logged_in(ok: int) -> Expected:
+    return {
+        "creator": ok,
+        "co_organiser": ok,
+        "player": ok,
+        "applicant": ok,
+        "stranger": ok,
+        "anonymous": LOGIN,
+    }
+
+
+def _join_page(ok: int, private: bool, *, invited: bool) -> Expected:
+    # Those already in are sent to the campaign page; a stranger needs the invitation to a private one.
+    stranger: int | str = 404 if private and not invited else ok
+    return {
+        "creator": ok,
+        "co_organiser": ok,
+        "player": 302,
+        "applicant": 302,
+        "stranger": stranger,
+        "anonymous": LOGIN,
+    }
+
+
+def _players_only(ok: int, private: bool, *, applicant: int) -> Expected:
+    return {
+        "creator": 403,
+        "co_organiser": 403,
+        "player": ok,
+        "applicant": applicant,
+        "stranger": 404 if private else 403,
+        "anonymous": LOGIN,
+    }
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    method: str
+    url: Callable[[World], str]
+    expected: Callable[[bool], Expected]
+    data: Callable[[World], dict[str, Any]] = lambda _w: {}
+    status: str = Status.REGISTRATION
+
+
+def _pk(name: str, *extra: Callable[[World], Any]) -> Callable[[World], str]:
+    return lambda w: reverse(f"campaign:{name}", args=[w.campaign.pk, *(get(w) for get in extra)])
+
+
+def _map_file(_w: World) -> dict[str, Any]:
+    return {
+        "document": SimpleUploadedFile(
+            "crossroads.json", json.dumps(crossroads()).encode(), "application/json"
+        )
+    }
+
+
+ACTIONS = [
+    Action("list", "get", lambda _w: reverse("campaign:list"), lambda _p: dict.fromkeys(PERSONAS, 200)),
+    Action("create page", "get", lambda _w: reverse("campaign:create"), lambda _p: _anyone_logged_in(200)),
+    Action("create", "post", lambda _w: reverse("campaign:create"), lambda _p: _anyone_logged_in(302),
+           data=lambda _w: {"name": "Winter offensive"}),
+    Action("campaign page", "get", _pk("detail"), _seen),
+    Action("timeline", "get", _pk("timeline"), _seen),
+    Action("sector page", "get", _pk("sector", lambda _w: "airfield"), _seen),
+    Action("sector edit", "post", _pk("sector", lambda _w: "zoo"), lambda p: _organisers(302, p),
+           data=lambda _w: {"owner": "Axis", "fortification": "none", "value": 2, "terrain": "parkland",
+                            "reason": "Taken in a raid"}),
+    Action("settings page", "get", _pk("settings"), lambda p: _organisers(200, p)),
+    Action("settings save", "post", _pk("settings"), lambda p: _organisers(302, p),
+           data=lambda w: {"name": "Renamed", "points_limit": 200, "points_win": 3, "points_draw": 1,
+                           "points_loss": 0, "resources_held_by": "bloc", "strongpoint_cost": 3,
+                           "bunker_cost": 5, "income_base": 0, "unplayed_battles": "not_played",
+                           "catalogue": w.campaign.catalogue_id, "tiebreaker_1": "vp_for"}),
+    Action("dashboard", "get", _pk("dashboard"), lambda p: _organisers(200, p)),
+    Action("map page", "get", _pk("map"), lambda p: _organisers(200, p)),
+    Action("map default", "post", _pk("map_default"), lambda p: _organisers(302, p)),
+    Action("map upload", "post", _pk("map_upload"), lambda p: _organisers(302, p), data=_map_file),
+    Action("status page", "get", _pk("status", lambda _w: "start"), lambda p: _organisers(200, p)),
+    Action("status start", "post", _pk("status", lambda _w: "start"), lambda p: _organisers(302, p)),
+    Action("status finish", "post", _pk("status", lambda _w: "finish"), lambda p: _organisers(302, p),
+           status=Status.RUNNING),
+    Action("admit", "post", _pk("admit", lambda w: w.target.pk), lambda p: _organisers(302, p)),
+    Action("refuse", "post", _pk("refuse", lambda w: w.target.pk), lambda p: _organisers(302, p),
+           data=lambda w: {f"refuse-{w.target.pk}-reason": "The Axis is full"}),
+    Action("invite regenerate", "post", _pk("invite_regenerate"), lambda p: _organisers(302, p)),
+    Action("co-organiser add", "post", _pk("co_organiser_add"), lambda p: _organisers(302, p, co=403),
+           data=lambda w: {"co-username": w.newcomer.username}),
+    # The creator removes a co-organiser; the co-organiser may step down themselves.
+    Action("co-organiser remove", "post", _pk("co_organiser_remove", lambda w: w.people["co_organiser"].pk),
+           lambda p: _organisers(302, p)),
+    Action("placeholder add", "post", _pk("placeholder_add"), lambda p: _organisers(302, p),
+           data=lambda _w: {"placeholder-name": "Grisha", "placeholder-bloc": "SSU"}),
+    Action("claim link", "post", _pk("claim_link", lambda w: w.placeholder.pk), lambda p: _organisers(302, p)),
+    Action("join page", "get", _pk("join"), lambda p: _join_page(200, p, invited=False)),
+    Action("join", "post", _pk("join"), lambda p: _join_page(302, p, invited=False), data=lambda _w: {"bloc": "Axis"}),
+    Action("join page by invitation", "get", _pk("join_invite", lambda w: w.campaign.invite_token),
+           lambda p: _join_page(200, p, invited=True)),
+    Action("join by invitation", "post", _pk("join_invite", lambda w: w.campaign.invite_token),
+           lambda p: _join_page(302, p, invited=True), data=lambda _w: {"bloc": "Axis"}),
+    Action("withdraw", "post", _pk("withdraw"), lambda p: _players_only(302, p, applicant=302)),
+    Action("leave page", "get", _pk("leave"), lambda p: _players_only(200, p, applicant=403), status=Status.RUNNING),
+    Action("leave", "post", _pk("leave"), lambda p: _players_only(302, p, applicant=403), status=Status.RUNNING),
+    Action("claim page", "get", lambda w: reverse("campaign:claim", args=[w.placeholder.claim_token]),
+           lambda _p: _anyone_logged_in(200)),
+    # Someone who already has a place is told so on the page (200) and nothing changes.
+    Action("claim", "post", lambda w: reverse("campaign:claim", args=[w.placeholder.claim_token]),
+           lambda _p: {**_anyone_logged_in(302), "player": 200, "applicant": 200}),
+]  # fmt: skip
+
+
+def build_world(*, public: bool, status: str) -> World:
+    creator = UserFactory(username="olga")
+    campaign = CampaignFactory(organiser=creator, is_public=public, catalogue=CatalogueFactory())
+    campaign_map_load(campaign=campaign, actor=creator)
+    co = UserFactory(username="cora")
+    CoOrganiser.objects.create(campaign=campaign, user=co, added_by=creator)
+    player = EnrolmentFactory(campaign=campaign, player=UserFactory(username="pavel"), bloc=Bloc.SSU).player
+    EnrolmentFactory(campaign=campaign, player=UserFactory(username="alan"), bloc=Bloc.ALLIES)
+    applicant = EnrolmentFactory(
+        campaign=campaign, player=UserFactory(username="anya"), bloc=Bloc.AXIS, status=EnrolmentStatus.PENDING
+    ).player
+    target = EnrolmentFactory(
+        campaign=campaign,
+        player=UserFactory(username="tomas"),
+        bloc=Bloc.AXIS,
+        status=EnrolmentStatus.PENDING,
+    )
+    placeholder = EnrolmentFactory(
+        campaign=campaign,
+        player=None,
+        placeholder_name="Misha",
+        bloc=Bloc.AXIS,
+        claim_token="claim-me-please",
+    )
+    Campaign.objects.filter(pk=campaign.pk).update(status=status)
+    campaign.refresh_from_db()
+    people: dict[str, User | None] = {
+        "creator": creator,
+        "co_organiser": co,
+        "player": player,
+        "applicant": applicant,
+        "stranger": UserFactory(username="sasha"),
+        "anonymous": None,
+    }
+    return World(campaign, people, target, placeholder, UserFactory(username="newbie"))
+
+
+CASES = [
+    pytest.param(action, persona, private, id=f"{action.name}-{'private' if private else 'public'}-{persona}")
+    for action in ACTIONS
+    for private in (True, False)
+    for persona in PERSONAS
+]
+
+
+@pytest.mark.parametrize(("action", "persona", "private"), CASES)
+def test_it_answers_each_person_as_the_matrix_says(action: Action, persona: str, private: bool) -> None:
+    world = build_world(public=not private, status=action.status)
+    client = Client()
+    user = world.people[persona]
+    if user is not None:
+        client.force_login(user)
+    url = action.url(world)
+
+    response = getattr(client, action.method)(url, action.data(world))
+
+    expected = action.expected(private)[persona]
+    if expected == LOGIN:
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("accounts:login"))
+    else:
+        assert response.status_code == expected
+        if expected == 302:
+            assert not response["Location"].startswith(reverse("accounts:login"))
+
+
+def test_it_covers_every_page_and_action_of_the_campaign_urls():
+    world = build_world(public=False, status=Status.REGISTRATION)
+
+    covered = {resolve(action.url(world).split("?")[0]).url_name for action in ACTIONS}
+
+    assert covered == {pattern.name for pattern in urlpatterns}
+
+
+@pytest.mark.parametrize("persona", ["creator", "stranger", "anonymous"])
+@pytest.mark.parametrize(
+    "path",
+    ["/campaigns/{pk}/", "/campaigns/{pk}/settings/", "/campaigns/{pk}/dashboard/", "/campaigns/{pk}/join/"],
+)
+def test_it_answers_a_campaign_that_does_not_exist_as_a_private_one(client, persona, path):
+    world = build_world(public=False, status=Status.REGISTRATION)
+    user = world.people[persona]
+    if user is not None:
+        client.force_login(user)
+    missing = Campaign.objects.order_by("-pk").first().pk + 100
+
+    hidden = client.get(path.format(pk=world.campaign.pk))
+    absent = client.get(path.format(pk=missing))
+
+    if persona == "creator":
+        assert (hidden.status_code, absent.status_code) == (200, 404)
+    else:
+        assert hidden.status_code == absent.status_code
+        assert hidden.status_code in {302, 404}
