@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.engine import EngineInputError, RuleSet, attack_odds, parse_attack_request, resolve_attack
+from rules.engine.requests import MAX_SEED
 from rules.engine.ruleset import SWITCHES
 
-MAX_SEED = 2**63 - 1
+_KEYS = frozenset({"attack", "ruleset", "seed"})
 
 
 def _mapping(data: object, field: str) -> Mapping[str, Any]:
@@ -35,6 +36,9 @@ def ruleset_from(data: object) -> RuleSet:
 
 def _parsed(data: object) -> tuple[Any, RuleSet]:
     body = _mapping(data, "request")
+    unknown = sorted(str(key) for key in body if key not in _KEYS)
+    if unknown:
+        raise EngineInputError(unknown[0], "is not a field of a referee request (attack, ruleset, seed)")
     ruleset = ruleset_from(body.get("ruleset"))
     if "attack" not in body:
         raise EngineInputError("attack", "this field is required")

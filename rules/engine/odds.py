@@ -14,6 +14,7 @@ Imports run one way: ``exact`` (the program and the result types) <-
 
 from __future__ import annotations
 
+from rules.engine.budget import check_odds_work
 from rules.engine.distributions import clear_series_cache
 from rules.engine.exact import QUANTITIES, Distribution, OddsResult, StrikeBackOdds, odds_of_plan
 from rules.engine.plan import build_plan
@@ -35,6 +36,7 @@ __all__ = [
 def attack_odds(*, request: AttackRequest, ruleset: RuleSet) -> OddsResult:
     check_request(request, ruleset)
     plan = build_plan(request, ruleset)
+    check_odds_work(request, ruleset, plan)
     if plan.melee and request.attacker is not None:
         return close_combat_odds(request, ruleset, plan)
     return odds_of_plan(plan)
