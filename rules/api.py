@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view, inline_serializer
@@ -53,24 +54,19 @@ class RequestTooLarge(APIException):
 
 
 class BoundedJSONParser(JSONParser):
-    """JSON of at most ``MAX_REQUEST_BYTES``, never read past that.
+    """JSON of at most ``MAX_REQUEST_BYTES``, parsed with every failure a 400.
 
-    DRF's parser reads the raw stream, so Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``
-    (checked only when ``request.body`` is read) never applies to it. Deeply
-    nested JSON overflows the decoder's recursion limit: a 400 too.
+    DRF (3.16 and later) parses JSON from ``request.body``, so Django's
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (2.5 MB) applies, answered with an HTML 400;
+    the referee views refuse anything over their own, much smaller, limit from
+    the declared length before the body is read (``_RefereeApi``), and this
+    parser checks what was really sent. Deeply nested JSON overflows the
+    decoder's recursion limit: a 400 too, not a 500.
     """
 
     def parse(
         self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
     ) -> Any:
-        request = (parser_context or {}).get("request")
-        meta = getattr(request, "META", {})
-        try:
-            declared = int(meta.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            declared = 0
-        if declared > MAX_REQUEST_BYTES:
-            raise RequestTooLarge()
         body = stream.read(MAX_REQUEST_BYTES + 1)
         if len(body) > MAX_REQUEST_BYTES:
             raise RequestTooLarge()
@@ -152,6 +148,20 @@ class _RefereeApi(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [RefereeThrottle]
     parser_classes = [BoundedJSONParser]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        try:
+            declared = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            declared = 0
+        if declared > MAX_REQUEST_BYTES:
+            raise RequestTooLarge()
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, RequestDataTooBig):  # a body with no declared length, past Django's limit
+            exc = RequestTooLarge()
+        return super().handle_exception(exc)
 
 
 def _referee_view(

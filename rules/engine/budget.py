@@ -35,6 +35,7 @@ from rules.engine.errors import EngineInputError
 from rules.engine.plan import AttackPlan, WeaponPlan, build_plan
 from rules.engine.requests import MAX_ODDS_DICE, MAX_RESOLVE_DICE, TOO_LARGE, AttackRequest
 from rules.engine.ruleset import RuleSet
+from rules.engine.weapons import Weapon
 
 # Weighted steps the exact odds may take (calibrated by the benchmark: about 1 s here).
 ODDS_WORK_BUDGET = 800_000_000
@@ -44,21 +45,45 @@ _ADVICE = "roll it with digital dice (resolve) instead, or split the attack into
 
 @dataclass(frozen=True)
 class Dice:
-    """Dice an attack declares: in all, and the weapon line with the most."""
+    """Dice an attack declares: its own, its strike back's, and the line that rolls most."""
 
-    total: int
+    own: int
+    back: int
     largest: int
-    field: str
+    field: str  # the field to change to roll fewer dice on that line
+
+    @property
+    def total(self) -> int:
+        return self.own + self.back
 
 
 def declared_dice(request: AttackRequest, ruleset: RuleSet, plan: AttackPlan) -> Dice:
     """The attack's dice and its strike back's (at full strength), and the line that rolls most."""
-    lines = [(f"weapons[{weapon.index}]", weapon.dice) for weapon in plan.weapons]
+    lines = [(_line_field(request.weapons[w.index], f"weapons[{w.index}]"), w.dice) for w in plan.weapons]
+    own = sum(dice for _, dice in lines)
     back = _strike_back_plan(request, ruleset)
+    back_dice = 0
     if back is not None:
-        lines += [(f"target.cc_weapons[{weapon.index}]", weapon.dice) for weapon in back.weapons]
-    field, largest = max(lines, key=lambda line: line[1])
-    return Dice(total=sum(dice for _, dice in lines), largest=largest, field=field)
+        given = request.target.cc_weapons
+        for weapon in back.weapons:
+            where = (
+                "target.models"
+                if given is None
+                else _line_field(given[weapon.index], f"target.cc_weapons[{weapon.index}]")
+            )
+            lines.append((where, weapon.dice))
+            back_dice += weapon.dice
+    field, largest = max(lines, key=lambda entry: entry[1])
+    return Dice(own=own, back=back_dice, largest=largest, field=field)
+
+
+def _line_field(weapon: Weapon, path: str) -> str:
+    """What makes a line roll many dice: the models firing it, the rockets of a volley, or its cell."""
+    if weapon.count > 1:
+        return f"{path}.count"
+    if weapon.volley > 1:
+        return f"{path}.volley"
+    return f"{path}.line"
 
 
 def check_odds_work(request: AttackRequest, ruleset: RuleSet, plan: AttackPlan) -> None:
@@ -83,10 +108,9 @@ def _check_dice(request: AttackRequest, ruleset: RuleSet, plan: AttackPlan, limi
     dice = declared_dice(request, ruleset, plan)
     if dice.total <= limit:
         return
-    alone = dice.largest > limit
-    field = f"{dice.field}.count" if alone and _fires_many(request, dice.field) else dice.field
-    if not alone:
-        field = "weapons" if dice.field.startswith("weapons") else "target.cc_weapons"
+    field = dice.field
+    if dice.largest <= limit:  # no line alone: the lines together
+        field = "weapons" if dice.own >= dice.back else _back_field(request)
     advice = _ADVICE if what == "exact odds" else "split the attack into smaller ones"
     raise EngineInputError(
         field,
@@ -95,11 +119,8 @@ def _check_dice(request: AttackRequest, ruleset: RuleSet, plan: AttackPlan, limi
     )
 
 
-def _fires_many(request: AttackRequest, field: str) -> bool:
-    if not field.startswith("weapons["):
-        return False
-    index = int(field.removeprefix("weapons[").rstrip("]"))
-    return request.weapons[index].count > 1
+def _back_field(request: AttackRequest) -> str:
+    return "target.models" if request.target.cc_weapons is None else "target.cc_weapons"
 
 
 def _strike_back_plan(request: AttackRequest, ruleset: RuleSet) -> AttackPlan | None:
@@ -113,8 +134,7 @@ def _strike_back_plan(request: AttackRequest, ruleset: RuleSet) -> AttackPlan | 
 def _heaviest_field(request: AttackRequest, plan: AttackPlan) -> str:
     if len(plan.weapons) > 1:
         return "weapons"
-    weapon = request.weapons[plan.weapons[0].index]
-    return f"weapons[{plan.weapons[0].index}].{'count' if weapon.count > 1 else 'line'}"
+    return _line_field(request.weapons[plan.weapons[0].index], f"weapons[{plan.weapons[0].index}]")
 
 
 # -- the estimate ------------------------------------------------------------------

@@ -193,16 +193,17 @@ def parse_attack_request(data: object, *, ruleset: RuleSet) -> AttackRequest:
         raise EngineInputError(unknown[0], "is not a field of an attack request")
     check_sizes(data)
     action = data.get("action", "attack")
-    if action not in _ACTIONS:
+    if not isinstance(action, str) or action not in _ACTIONS:
         raise EngineInputError("action", "must be attack or sustained_attack")
     weapons = _weapons(data.get("weapons"), "weapons")
     target_data = data.get("target")
     target = target_from_dict(target_data, "target", _cc_weapons(target_data, "target"))
-    _check_structural_claim(target_data, target, ruleset)
+    _check_structural_claim(target_data, target, ruleset, "target")
     attacker_data = data.get("attacker")
     attacker = None
     if attacker_data is not None:
         attacker = target_from_dict(attacker_data, "attacker", _cc_weapons(attacker_data, "attacker"))
+        _check_structural_claim(attacker_data, attacker, ruleset, "attacker")
     flags = {name: _flag(data, name) for name in ("sustained_close_combat", "fighting_spirit", "spotter")}
     request = AttackRequest(
         weapons=weapons,
@@ -297,22 +298,22 @@ def _check_height(request: AttackRequest) -> None:
         )
 
 
-def _check_structural_claim(data: object, target: Target, ruleset: RuleSet) -> None:
+def _check_structural_claim(data: object, target: Target, ruleset: RuleSet, path: str) -> None:
     """``structural_save`` is optional and only confirms what the fortification gives."""
     if not isinstance(data, Mapping) or data.get("structural_save") is None:
         return
     claim = data["structural_save"]
     expected = {Fortification.STRONGPOINT: "structural", Fortification.BUNKER: "improved_structural"}
-    if claim not in {"structural", "improved_structural"}:
-        raise EngineInputError("target.structural_save", "must be structural, improved_structural or null")
+    if not isinstance(claim, str) or claim not in {"structural", "improved_structural"}:
+        raise EngineInputError(f"{path}.structural_save", "must be structural, improved_structural or null")
     if target.fortification is Fortification.NONE:
-        raise EngineInputError("target.structural_save", "a structural save needs a strongpoint or a bunker")
+        raise EngineInputError(f"{path}.structural_save", "a structural save needs a strongpoint or a bunker")
     if not ruleset.structural_saves:
-        raise EngineInputError("target.structural_save", "this rule set has no structural saves")
+        raise EngineInputError(f"{path}.structural_save", "this rule set has no structural saves")
     if expected[target.fortification] != claim:
         wanted = expected[target.fortification]
         raise EngineInputError(
-            "target.structural_save", f"a {target.fortification.value} gives a {wanted} save"
+            f"{path}.structural_save", f"a {target.fortification.value} gives a {wanted} save"
         )
 
 
