@@ -94,11 +94,73 @@ HEAVIEST: dict[str, dict[str, Any]] = {
             "attacker": SQUAD,
         }
     },
-    "10 sniper lines, one die each, picking models of a 10 x 2 squad": {
+    "search: ten lines of blasts, lasers and close combat into a 15-point vehicle (rulebook)": {
+        "ruleset": {"name": "rulebook"},
         "attack": {
-            "weapons": [{"kind": "sniper", "line": _cells("1/2"), "snipe": True}] * 10,
-            "target": {**SQUAD, "damage_per_model": 2},
-        }
+            "action": "attack",
+            "weapons": [
+                {
+                    "kind": "grapple",
+                    "line": {"vehicle": "BBB/AK"},
+                    "count": 3,
+                    "traits": ["salvo"],
+                    "fire_salvo": True,
+                },
+                {"kind": "laser", "line": {"vehicle": "BBBB/10"}, "count": 3},
+                {"kind": "cutting", "line": {"vehicle": "B/13"}, "count": 6, "close_combat": True},
+                {
+                    "kind": "laser",
+                    "line": {"vehicle": "0/AK"},
+                    "count": 6,
+                    "close_combat": True,
+                    "traits": ["volley"],
+                    "ammo": 12,
+                    "volley": 2,
+                },
+                {
+                    "kind": "phaser",
+                    "line": {"vehicle": "BB/AK"},
+                    "close_combat": True,
+                    "traits": ["salvo"],
+                    "fire_salvo": True,
+                },
+                {
+                    "kind": "standard",
+                    "line": {"vehicle": "BBB/AK"},
+                    "count": 3,
+                    "close_combat": True,
+                    "traits": ["salvo"],
+                    "fire_salvo": True,
+                },
+                {
+                    "kind": "cutting",
+                    "line": {"vehicle": "3/11"},
+                    "count": 5,
+                    "traits": ["salvo"],
+                    "fire_salvo": True,
+                },
+                {"kind": "laser", "line": {"vehicle": "0/AK"}, "count": 2, "close_combat": True},
+                {
+                    "kind": "sniper",
+                    "line": {"vehicle": "BB/AK"},
+                    "count": 4,
+                    "snipe": True,
+                    "traits": ["volley"],
+                    "ammo": 12,
+                    "volley": 2,
+                },
+                {
+                    "kind": "standard",
+                    "line": {"vehicle": "1/AK"},
+                    "count": 6,
+                    "traits": ["volley"],
+                    "ammo": 12,
+                    "volley": 2,
+                },
+            ],
+            "target": {"unit_class": "vehicle", "armour": 7, "models": 1, "damage_per_model": 15},
+            "attacker": {"unit_class": "infantry", "armour": 1, "models": 6, "damage_per_model": 1},
+        },
     },
 }
 LARGEST_ROLL: dict[str, Any] = {

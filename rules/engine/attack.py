@@ -25,7 +25,7 @@ from rules.engine.weapons import Weapon, WeaponTrait
 def resolve_attack(*, request: AttackRequest, ruleset: RuleSet, seed: int | None) -> AttackResult:
     """Roll one attack; ``seed=None`` draws a fresh seed, reported in the result."""
     check_request(request, ruleset)
-    check_resolve_dice(request, ruleset, build_plan(request, ruleset))
+    check_resolve_dice(request)
     roller = DiceRoller(seed=seed)
     return _resolve(request, ruleset, roller, retaliate=True)
 
@@ -33,7 +33,7 @@ def resolve_attack(*, request: AttackRequest, ruleset: RuleSet, seed: int | None
 def resolve_attack_with(*, request: AttackRequest, ruleset: RuleSet, roller: DiceRoller) -> AttackResult:
     """Roll one attack on dice the caller brings: a battle sharing one roller, or set faces."""
     check_request(request, ruleset)
-    check_resolve_dice(request, ruleset, build_plan(request, ruleset))
+    check_resolve_dice(request)
     return _resolve(request, ruleset, roller, retaliate=True)
 
 

@@ -40,9 +40,10 @@ from rules.engine.closecombat import StrikeOrder, retaliation_request, strike_or
 from rules.engine.damage import damage_distribution
 from rules.engine.distributions import FOLLOW_UP, LineSpec, planned
 from rules.engine.errors import EngineInputError
-from rules.engine.plan import AttackPlan, WeaponPlan, build_plan
+from rules.engine.plan import AttackPlan, WeaponPlan, build_plan, dice_count
 from rules.engine.requests import MAX_ODDS_DICE, MAX_RESOLVE_DICE, TOO_LARGE, AttackRequest
 from rules.engine.ruleset import RuleSet
+from rules.engine.targets import Target
 from rules.engine.weapons import Weapon
 
 # Estimated nanoseconds the exact odds may take: the slowest accepted request the benchmark
@@ -66,24 +67,40 @@ class Dice:
         return self.own + self.back
 
 
-def declared_dice(request: AttackRequest, ruleset: RuleSet, plan: AttackPlan) -> Dice:
-    """The attack's dice and its strike back's (at full strength), and the line that rolls most."""
-    lines = [(_line_field(request.weapons[w.index], f"weapons[{w.index}]"), w.dice) for w in plan.weapons]
+def declared_dice(request: AttackRequest) -> Dice:
+    """The attack's dice and its strike back's (at full strength), and the line that rolls most.
+
+    Counted from the request (``plan.dice_count``), not from a compiled plan: a
+    roll checks this every time, and compiling is what it must not pay twice.
+    """
+    lines = [
+        (_line_field(weapon, f"weapons[{i}]"), _dice(weapon, request.target))
+        for i, weapon in enumerate(request.weapons)
+    ]
     own = sum(dice for _, dice in lines)
-    back = _strike_back_plan(request, ruleset)
+    back = _strike_back(request)
     back_dice = 0
     if back is not None:
         given = request.target.cc_weapons
-        for weapon in back.weapons:
-            where = (
-                "target.models"
-                if given is None
-                else _line_field(given[weapon.index], f"target.cc_weapons[{weapon.index}]")
-            )
-            lines.append((where, weapon.dice))
-            back_dice += weapon.dice
+        for i, weapon in enumerate(back.weapons):
+            where = "target.models" if given is None else _line_field(given[i], f"target.cc_weapons[{i}]")
+            dice = _dice(weapon, back.target)
+            lines.append((where, dice))
+            back_dice += dice
     field, largest = max(lines, key=lambda entry: entry[1])
     return Dice(own=own, back=back_dice, largest=largest, field=field)
+
+
+def _dice(weapon: Weapon, target: Target) -> int:
+    cell = weapon.line.cell(target.unit_class, target.armour)
+    return 0 if cell is None else dice_count(weapon, cell, target)
+
+
+def _strike_back(request: AttackRequest) -> AttackRequest | None:
+    attacker = request.attacker
+    if attacker is None or not any(weapon.close_combat for weapon in request.weapons):
+        return None
+    return retaliation_request(request, request.target.models)
 
 
 def _line_field(weapon: Weapon, path: str) -> str:
@@ -97,7 +114,7 @@ def _line_field(weapon: Weapon, path: str) -> str:
 
 def check_odds_work(request: AttackRequest, ruleset: RuleSet, plan: AttackPlan) -> None:
     """Refuse exact odds too big to answer quickly, naming the field to change."""
-    _check_dice(request, ruleset, plan, MAX_ODDS_DICE, "exact odds")
+    _check_dice(request, MAX_ODDS_DICE, "exact odds")
     work = odds_work(request, ruleset, plan)
     if work > ODDS_WORK_BUDGET:
         raise EngineInputError(
@@ -108,13 +125,13 @@ def check_odds_work(request: AttackRequest, ruleset: RuleSet, plan: AttackPlan) 
         )
 
 
-def check_resolve_dice(request: AttackRequest, ruleset: RuleSet, plan: AttackPlan) -> None:
+def check_resolve_dice(request: AttackRequest) -> None:
     """A roll records every die it rolls: bound what it declares, so the answer stays small."""
-    _check_dice(request, ruleset, plan, MAX_RESOLVE_DICE, "one roll")
+    _check_dice(request, MAX_RESOLVE_DICE, "one roll")
 
 
-def _check_dice(request: AttackRequest, ruleset: RuleSet, plan: AttackPlan, limit: int, what: str) -> None:
-    dice = declared_dice(request, ruleset, plan)
+def _check_dice(request: AttackRequest, limit: int, what: str) -> None:
+    dice = declared_dice(request)
     if dice.total <= limit:
         return
     field = dice.field
@@ -133,10 +150,7 @@ def _back_field(request: AttackRequest) -> str:
 
 
 def _strike_back_plan(request: AttackRequest, ruleset: RuleSet) -> AttackPlan | None:
-    attacker = request.attacker
-    if attacker is None or not any(weapon.close_combat for weapon in request.weapons):
-        return None
-    back = retaliation_request(request, request.target.models)
+    back = _strike_back(request)
     return None if back is None else build_plan(back, ruleset)
 
 

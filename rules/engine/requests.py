@@ -152,7 +152,8 @@ MAX_SEED = 2**63 - 1
 # Dice an attack may declare, its strike back included: exact odds, and a roll.
 MAX_ODDS_DICE = 120
 MAX_RESOLVE_DICE = 240
-# A JSON request body (API, command file); the largest valid request is about 20 KB.
+# A JSON request body (API, command file): the largest the bounds allow is about 23 KB
+# written compactly, 38 KB pretty-printed.
 MAX_REQUEST_BYTES = 64 * 1024
 TOO_LARGE = "too-large"
 
@@ -442,6 +443,23 @@ def _unit_bounds(unit: Target, path: str) -> None:
 
 
 def _weapon_bounds(weapon: Weapon, path: str) -> None:
+    # Every resolution checks this: a quick pass first, the messages only when something is over.
+    within = (
+        len(weapon.name) <= MAX_NAME_LENGTH
+        and weapon.count <= MAX_COUNT
+        and (weapon.ammo or 0) <= MAX_AMMO
+        and weapon.volley <= MAX_AMMO
+        and (weapon.models_touched or 0) <= MAX_MODELS
+    )
+    line = weapon.line
+    for cell in (*line.infantry, *line.vehicle, *line.aircraft):
+        if cell is not None and (
+            cell.dice > (MAX_BLAST if cell.blast else MAX_CELL_DICE)
+            or (cell.damage > MAX_HIT_DAMAGE and not cell.automatic_kill)
+        ):
+            within = False
+    if within:
+        return
     if len(weapon.name) > MAX_NAME_LENGTH:
         raise too_large(f"{path}.name", f"at most {MAX_NAME_LENGTH} characters, not {len(weapon.name)}")
     _at_most(weapon.count, MAX_COUNT, f"{path}.count", "models firing one line")

@@ -73,7 +73,7 @@ def test_every_real_unit_attacks_the_hardest_real_targets_within_the_bounds_and_
             request = parse_attack_request(data, ruleset=ruleset)
             plan = build_plan(request, ruleset)
             heaviest = max(heaviest, odds_work(request, ruleset, plan))
-            most_dice = max(most_dice, declared_dice(request, ruleset, plan).total)
+            most_dice = max(most_dice, declared_dice(request).total)
             attacks += 1
 
     assert attacks > 800

@@ -73,7 +73,7 @@ def test_the_most_dice_the_bounds_allow_are_refused_at_once():
 
     request = attack(*([blasts] * 10), target=target)
 
-    assert declared_dice(request, RTZ, build_plan(request, RTZ)).total == 8000
+    assert declared_dice(request).total == 8000
     refused(lambda: attack_odds(request=request, ruleset=RTZ))
     refused(lambda: resolve_attack(request=request, ruleset=RTZ, seed=1))
 
