@@ -91,7 +91,7 @@ damage per hit         16     8
 ammo, volley           12     a volley of 6 bombs
 distance               36     range 18
 name                   80     40 characters
-cell text              16     7 (``2/[DEATH]``)
+cell text              16     5 (``BB/AK``; ``2/[DEATH]`` is 9)
 =====================  =====  ==============================================
 
 Lists of traits, skills and critical hits hold at most as many entries as
