@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import IO, Any, ClassVar
 
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
@@ -20,17 +20,22 @@ MAX_JSON_BODY_BYTES = 512 * 1024
 
 class BodyTooLarge(APIException):
     status_code = 413
-    default_code = "body-too-large"
-    default_detail = f"the request body is too large: at most {MAX_JSON_BODY_BYTES // 1024} kB of JSON"
+    default_code = "too-large"
+
+    def __init__(self, limit: int = MAX_JSON_BODY_BYTES) -> None:
+        super().__init__(f"the request body is too large: at most {limit} bytes of JSON")
 
 
 class BoundedJSONParser(JSONParser):
     """DRF's JSON parser with a size bound, read before parsing, and no crash on deep nesting.
 
-    Django's DATA_UPLOAD_MAX_MEMORY_SIZE does not apply to bodies DRF parses
-    from the stream, so without this any JSON endpoint would read and parse
-    whatever it is sent.
+    DRF hands the parser the body Django has read (Django's own limit, 2.5 MB,
+    answers with an HTML error, which ``core.api`` turns into this 413), so the
+    size is checked from the declared length first, then on what was sent.
+    ``max_bytes`` is per endpoint family: the referee's is much smaller.
     """
+
+    max_bytes: ClassVar[int] = MAX_JSON_BODY_BYTES
 
     def parse(
         self,
@@ -40,20 +45,20 @@ class BoundedJSONParser(JSONParser):
     ) -> Any:
         request = (parser_context or {}).get("request")
         length = request.META.get("CONTENT_LENGTH") if request is not None else None
-        if length and str(length).isdigit() and int(length) > MAX_JSON_BODY_BYTES:
-            raise BodyTooLarge()
+        if length and str(length).isdigit() and int(length) > self.max_bytes:
+            raise BodyTooLarge(self.max_bytes)
         if stream is None:
-            raise ParseError("the request body is empty", code="parse-error")
-        body = stream.read(MAX_JSON_BODY_BYTES + 1)
-        if len(body) > MAX_JSON_BODY_BYTES:
-            raise BodyTooLarge()
+            raise ParseError("JSON parse error - the request body is empty")
+        body = stream.read(self.max_bytes + 1)
+        if len(body) > self.max_bytes:
+            raise BodyTooLarge(self.max_bytes)
         try:
             text = body.decode((parser_context or {}).get("encoding") or "utf-8")
             return json.loads(text, parse_constant=_refuse_constant)
         except (ValueError, UnicodeDecodeError) as exc:
-            raise ParseError(f"the body is not JSON: {str(exc)[:120]}", code="parse-error") from exc
+            raise ParseError(f"JSON parse error - {str(exc)[:120]}") from exc
         except RecursionError as exc:
-            raise ParseError("the body is JSON nested too deeply", code="parse-error") from exc
+            raise ParseError("JSON parse error - nested too deeply") from exc
 
 
 def _refuse_constant(name: str) -> None:

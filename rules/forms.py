@@ -27,7 +27,17 @@ from armies.models import Catalogue, Unit
 from armies.selectors import catalogue_default, catalogue_units, catalogues_for_listing
 from rules.catalogue import CatalogueWeapon, unit_skills, unit_target, unit_weapons
 from rules.engine import EngineInputError, WeaponKind, WeaponTrait
+from rules.engine.requests import (
+    MAX_AMMO,
+    MAX_CELL_LENGTH,
+    MAX_COUNT,
+    MAX_DAMAGE_PER_MODEL,
+    MAX_DISTANCE,
+    MAX_MODELS,
+    MAX_NAME_LENGTH,
+)
 from rules.engine.ruleset import SWITCHES
+from rules.engine.state import ARMOUR_RANGE, UnitKind
 from rules.engine.targets import AircraftMove, Fortification, Height, Skill
 from rules.engine.weather import Severity
 
@@ -50,15 +60,23 @@ REFRESHING = {"catalogue": "catalogue", "attacker_unit": "attacker", "target_uni
 ROW_FIELDS = ("use", "count", "expert", "fire_salvo", "ammo", "volley")
 
 
-def _number(label: str, *, low: int = 0, required: bool = False, help_text: str = "") -> forms.IntegerField:
+def _number(
+    label: str, *, high: int, low: int = 0, required: bool = False, help_text: str = ""
+) -> forms.IntegerField:
+    """A whole number from ``low`` to ``high``: the engine's bound, so the form refuses what it would."""
     return forms.IntegerField(
         label=label,
         min_value=low,
-        max_value=999,
+        max_value=high,
         required=required,
         help_text=help_text,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
+
+
+def _line_length(kind: UnitKind) -> int:
+    """Room for one cell per armour of the class, and a separator after each."""
+    return ARMOUR_RANGE[kind][1] * (MAX_CELL_LENGTH + 1)
 
 
 def _flag(label: str, help_text: str = "", *, initial: bool = False) -> forms.BooleanField:
@@ -116,20 +134,26 @@ class OddsForm(forms.Form):
         "Sustain close combat", "A sustained attack re-rolls the close-combat weapons instead of the ranged."
     )
 
-    m_name = forms.CharField(label="Weapon", max_length=80, required=False, initial="My weapon")
+    m_name = forms.CharField(label="Weapon", max_length=MAX_NAME_LENGTH, required=False, initial="My weapon")
     m_kind = _select(WEAPON_KINDS, "Kind", WeaponKind.STANDARD.value)
     m_traits = forms.MultipleChoiceField(
         label="Ammunition", choices=TRAITS, required=False, widget=forms.CheckboxSelectMultiple
     )
-    m_count = _number("Models firing", low=1, help_text="How many models fire this line.")
-    m_infantry = forms.CharField(label="vs infantry", max_length=60, required=False)
-    m_vehicle = forms.CharField(label="vs vehicles", max_length=90, required=False)
-    m_aircraft = forms.CharField(label="vs aircraft", max_length=60, required=False)
+    m_count = _number("Models firing", low=1, high=MAX_COUNT, help_text="How many models fire this line.")
+    m_infantry = forms.CharField(
+        label="vs infantry", max_length=_line_length(UnitKind.INFANTRY), required=False
+    )
+    m_vehicle = forms.CharField(
+        label="vs vehicles", max_length=_line_length(UnitKind.VEHICLE), required=False
+    )
+    m_aircraft = forms.CharField(
+        label="vs aircraft", max_length=_line_length(UnitKind.AIRCRAFT), required=False
+    )
     m_close_combat = _flag("Close combat (range C)")
     m_expert = _flag("Expert")
     m_fire_salvo = _flag("Fire a salvo")
-    m_ammo = _number("Ammo boxes left")
-    m_volley = _number("Rockets fired", help_text="Volley weapons: how many to fire now.")
+    m_ammo = _number("Ammo boxes left", high=MAX_AMMO)
+    m_volley = _number("Rockets fired", high=MAX_AMMO, help_text="Volley weapons: how many to fire now.")
     m_attacker_class = _select([("", "Not given"), *UNIT_CLASSES], "Firing unit")
     m_attacker_armour = _select([("", "-"), *ARMOURS[:7]], "Its armour")
 
@@ -137,16 +161,21 @@ class OddsForm(forms.Form):
     target_unit = forms.ChoiceField(label="Target unit", required=False)
     t_class = _select(UNIT_CLASSES, "Class", "infantry")
     t_armour = _select(ARMOURS, "Armour", "1")
-    t_models = _number("Models", low=1)
+    t_models = _number("Models", low=1, high=MAX_MODELS)
     t_damage = _number(
-        "Damage each", low=1, help_text="1 for soldiers; the damage track of a hero or vehicle."
+        "Damage each",
+        low=1,
+        high=MAX_DAMAGE_PER_MODEL,
+        help_text="1 for soldiers; the damage track of a hero or vehicle.",
     )
     t_hero = _flag("Hero")
     t_skills = forms.MultipleChoiceField(
         label="Skills", choices=SKILL_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
     )
-    models_left = _number("Models left", low=1, help_text="Empty: a full unit.")
-    damage_taken = _number("Damage taken", help_text="On the model being worn down.")
+    models_left = _number("Models left", low=1, high=MAX_MODELS, help_text="Empty: a full unit.")
+    damage_taken = _number(
+        "Damage taken", high=MAX_DAMAGE_PER_MODEL - 1, help_text="On the model being worn down."
+    )
 
     in_cover = _flag("In cover")
     in_smoke = _flag("In smoke")
@@ -164,7 +193,7 @@ class OddsForm(forms.Form):
     weather = _select(
         [("none", "Clear"), *((s.value, s.value.capitalize()) for s in Severity)], "Weather", "none"
     )
-    distance = _number("Range to target", low=1, help_text="Needed with weather.")
+    distance = _number("Range to target", low=1, high=MAX_DISTANCE, help_text="Needed with weather.")
     aircraft_move = _select(
         [
             (AircraftMove.NONE.value, "Did not move"),
@@ -287,15 +316,15 @@ class OddsForm(forms.Form):
         for weapon in self.catalogue_weapons:
             prefix = f"w{weapon.index}"
             self.fields[f"{prefix}_use"] = _flag(weapon.name)
-            self.fields[f"{prefix}_count"] = _number("Firing", low=1)
+            self.fields[f"{prefix}_count"] = _number("Firing", low=1, high=MAX_COUNT)
             self.fields[f"{prefix}_expert"] = _flag("Expert")
             traits = weapon.traits
             if WeaponTrait.SALVO in traits:
                 self.fields[f"{prefix}_fire_salvo"] = _flag("Fire a salvo")
             if weapon.uses_ammo:
-                self.fields[f"{prefix}_ammo"] = _number("Ammo left")
+                self.fields[f"{prefix}_ammo"] = _number("Ammo left", high=MAX_AMMO)
             if WeaponTrait.VOLLEY in traits:
-                self.fields[f"{prefix}_volley"] = _number("Fire now", low=1)
+                self.fields[f"{prefix}_volley"] = _number("Fire now", low=1, high=MAX_AMMO)
 
     def _describe_widgets(self) -> None:
         """Point every input at its help and its error slot, which htmx refills in place.

@@ -14,13 +14,13 @@ plain dict every caller sends (its shape is documented in ``requests``).
 from rules.engine.attack import resolve_attack, resolve_attack_with
 from rules.engine.dice import DUST_DIE, DiceRoller, DieRecord, Face
 from rules.engine.errors import EngineInputError
+from rules.engine.exact import Distribution, OddsResult, StrikeBackOdds
 from rules.engine.montecarlo import MonteCarloResult, monte_carlo_odds
-from rules.engine.odds import Distribution, OddsResult, attack_odds
+from rules.engine.odds import attack_odds
 from rules.engine.requests import AttackRequest, check_request, parse_attack_request
 from rules.engine.results import AmmoState, AttackResult, SuppressionEffect, WeaponOutcome
 from rules.engine.ruleset import RuleSet
 from rules.engine.saves import SaveStage, SaveType, save_stages
-from rules.engine.strikeback import StrikeBackOdds
 from rules.engine.targets import (
     AircraftMove,
     Conditions,

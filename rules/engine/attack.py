@@ -1,6 +1,7 @@
 """Resolving one attack with real (seeded) dice.
 
-``resolve_attack`` checks the request, compiles it (``plan``), rolls it
+``resolve_attack`` checks the request (its dice bounded by ``budget``, so the
+log of every die stays small), compiles it (``plan``), rolls it
 (``rolling``), lets the target strike back when close combat is involved
 (``closecombat``) and reports everything in an ``AttackResult``, down to every
 die in order. The seed is part of the result: resolving the same request with
@@ -9,6 +10,7 @@ the same rule set and seed gives the same result and the same log.
 
 from __future__ import annotations
 
+from rules.engine.budget import check_resolve_dice
 from rules.engine.closecombat import StrikeOrder, melee_after_losses, retaliation_request, strike_order
 from rules.engine.damage import models_left
 from rules.engine.dice import DiceRoller
@@ -23,6 +25,7 @@ from rules.engine.weapons import Weapon, WeaponTrait
 def resolve_attack(*, request: AttackRequest, ruleset: RuleSet, seed: int | None) -> AttackResult:
     """Roll one attack; ``seed=None`` draws a fresh seed, reported in the result."""
     check_request(request, ruleset)
+    check_resolve_dice(request)
     roller = DiceRoller(seed=seed)
     return _resolve(request, ruleset, roller, retaliate=True)
 
@@ -30,6 +33,7 @@ def resolve_attack(*, request: AttackRequest, ruleset: RuleSet, seed: int | None
 def resolve_attack_with(*, request: AttackRequest, ruleset: RuleSet, roller: DiceRoller) -> AttackResult:
     """Roll one attack on dice the caller brings: a battle sharing one roller, or set faces."""
     check_request(request, ruleset)
+    check_resolve_dice(request)
     return _resolve(request, ruleset, roller, retaliate=True)
 
 

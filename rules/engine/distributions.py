@@ -74,24 +74,47 @@ def expected(lines: Sequence[LineSpec]) -> Fraction:
 
 def distribution(lines: Sequence[LineSpec]) -> Counted:
     """The exact distribution of the total over every die of ``lines``."""
-    live = [line for line in lines if line.dice and line.first_hit and any(line.per_hit[1:])]
-    mean = expected(live)
-    if not live:
+    mean = expected(_live(lines))
+    work = planned(lines)
+    if not work.lines:
         return Counted((Fraction(1),), False, mean)
+    size = work.size
+    product = reduce(
+        lambda acc, line: series.multiply(acc, line_series(line, size), size),
+        work.lines[1:],
+        line_series(work.lines[0], size),
+    )
+    probs = list(series.expand(product, work.step).fractions())
+    if work.tail:
+        probs.extend([Fraction(0)] * (size * work.step - len(probs)))
+        probs.append(1 - sum(probs, Fraction(0)))
+    return Counted(tuple(probs), work.tail, mean)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """What ``distribution`` multiplies: the live lines on their common step, to ``size`` entries."""
+
+    lines: list[LineSpec]
+    step: int
+    size: int
+    tail: bool
+
+
+def planned(lines: Sequence[LineSpec]) -> Planned:
+    live = _live(lines)
+    if not live:
+        return Planned([], 1, 1, False)
     step = _common_step(live)
     if step > 1:
         live = [LineSpec(line.dice, line.first_hit, line.chain, line.per_hit[::step]) for line in live]
     size, tail = _size(live)
-    product = reduce(
-        lambda acc, line: series.multiply(acc, line_series(line, size), size),
-        live[1:],
-        line_series(live[0], size),
-    )
-    probs = list(series.expand(product, step).fractions())
-    if tail:
-        probs.extend([Fraction(0)] * (size * step - len(probs)))
-        probs.append(1 - sum(probs, Fraction(0)))
-    return Counted(tuple(probs), tail, mean)
+    return Planned(live, step, size, tail)
+
+
+def _live(lines: Sequence[LineSpec]) -> list[LineSpec]:
+    """Lines that can count anything: dice that can hit, hits that can count."""
+    return [line for line in lines if line.dice and line.first_hit and any(line.per_hit[1:])]
 
 
 def truncated(line: LineSpec, size: int) -> tuple[tuple[Fraction, ...], Fraction]:

@@ -67,6 +67,39 @@ Shape (keys other than ``weapons`` and ``target`` are optional)::
 The ``attacker`` block is needed for close combat (the target retaliates
 against it) and for the rules that depend on who shoots (light infantry
 flamers, First Strike, And Stay Down); without it those rules are skipped.
+
+Bounds
+------
+Every number, list and text of a request is bounded so that no request can
+hold a server process (the constants below; the API schema, the odds page's
+form and the ``referee`` command read the same ones). They come from the real
+Dust 1947 catalogue (the BattleScribe data: 365 units), with about twice the
+largest real figure as margin, so no real attack comes near them:
+
+=====================  =====  ==============================================
+bound                  limit  largest in the real catalogue
+=====================  =====  ==============================================
+weapons (cc_weapons)   10     5 weapon lines on one unit card
+count, models          10     5 models in a squad (6 with a hero joined);
+                              6 weapons of one kind on a card
+damage_per_model       24     11 (a vehicle's damage track); heroes 6
+models x damage        24     11 damage points in one unit
+dice in a cell         40     20 (a dual laser gun); 28 once a support
+                              weapon's four guns are folded into one model
+blast symbols          4      BB
+damage per hit         16     8
+ammo, volley           12     a volley of 6 bombs
+distance               36     range 18
+name                   80     40 characters
+cell text              16     5 (``BB/AK``; ``2/[DEATH]`` is 9)
+=====================  =====  ==============================================
+
+Lists of traits, skills and critical hits hold at most as many entries as
+there are values to name. A bound broken raises ``EngineInputError`` with the
+code ``too-large`` and a message naming the limit. Above these, how much work
+the exact odds may do is ``budget``'s business (at most ``MAX_ODDS_DICE`` dice
+in all, and a work estimate); a roll with digital dice may declare at most
+``MAX_RESOLVE_DICE`` dice.
 """
 
 from __future__ import annotations
@@ -76,18 +109,53 @@ from dataclasses import dataclass, field
 
 from rules.engine.errors import EngineInputError
 from rules.engine.ruleset import RuleSet
-from rules.engine.state import UnitKind, is_whole
+from rules.engine.state import ARMOUR_RANGE, UnitKind
 from rules.engine.targets import (
     Conditions,
+    CriticalHit,
     Fortification,
     Height,
     Skill,
     Target,
     check_target,
+    conditions_from_dict,
     target_from_dict,
 )
-from rules.engine.weapons import Weapon, WeaponKind, check_weapon, improvised_weapon, weapon_from_dict
-from rules.engine.weather import EFFECTS, Severity, weather_cover
+from rules.engine.weapons import (
+    Cell,
+    Weapon,
+    WeaponKind,
+    WeaponTrait,
+    check_weapon,
+    improvised_weapon,
+    weapon_from_dict,
+)
+
+# -- bounds (see "Bounds" above; rules.engine.schema publishes them) -----------------
+
+MAX_WEAPONS = 10
+MAX_COUNT = 10
+MAX_MODELS = 10
+MAX_DAMAGE_PER_MODEL = 24
+MAX_UNIT_DAMAGE = 24  # models x damage_per_model
+MAX_CELL_DICE = 40
+MAX_BLAST = 4
+MAX_HIT_DAMAGE = 16
+MAX_AMMO = 12  # also the most rockets or bombs one volley fires
+MAX_DISTANCE = 36
+MAX_NAME_LENGTH = 80
+MAX_CELL_LENGTH = 16
+MAX_TRAITS = len(WeaponTrait)
+MAX_SKILLS = len(Skill)
+MAX_CRITICAL_HITS = len(CriticalHit)
+MAX_SEED = 2**63 - 1
+# Dice an attack may declare, its strike back included: exact odds, and a roll.
+MAX_ODDS_DICE = 120
+MAX_RESOLVE_DICE = 240
+# A JSON request body (API, command file): the largest the bounds allow is about 23 KB
+# written compactly, 38 KB pretty-printed.
+MAX_REQUEST_BYTES = 64 * 1024
+TOO_LARGE = "too-large"
 
 
 @dataclass(frozen=True)
@@ -124,24 +192,26 @@ def parse_attack_request(data: object, *, ruleset: RuleSet) -> AttackRequest:
     unknown = sorted(str(key) for key in data if key not in _TOP_KEYS)
     if unknown:
         raise EngineInputError(unknown[0], "is not a field of an attack request")
+    check_sizes(data)
     action = data.get("action", "attack")
-    if action not in _ACTIONS:
+    if not isinstance(action, str) or action not in _ACTIONS:
         raise EngineInputError("action", "must be attack or sustained_attack")
     weapons = _weapons(data.get("weapons"), "weapons")
     target_data = data.get("target")
     target = target_from_dict(target_data, "target", _cc_weapons(target_data, "target"))
-    _check_structural_claim(target_data, target, ruleset)
+    _check_structural_claim(target_data, target, ruleset, "target")
     attacker_data = data.get("attacker")
     attacker = None
     if attacker_data is not None:
         attacker = target_from_dict(attacker_data, "attacker", _cc_weapons(attacker_data, "attacker"))
+        _check_structural_claim(attacker_data, attacker, ruleset, "attacker")
     flags = {name: _flag(data, name) for name in ("sustained_close_combat", "fighting_spirit", "spotter")}
     request = AttackRequest(
         weapons=weapons,
         target=target,
         attacker=attacker,
         sustained=_ACTIONS[str(action)],
-        conditions=_conditions(data.get("conditions", {}), target, attacker),
+        conditions=conditions_from_dict(data.get("conditions", {}), target, attacker),
         **flags,
     )
     check_request(request, ruleset)
@@ -152,6 +222,7 @@ def check_request(request: AttackRequest, ruleset: RuleSet) -> None:
     """What a request must satisfy whoever built it (dict parser or Python caller)."""
     if not request.weapons:
         raise EngineInputError("weapons", "an attack uses at least one weapon")
+    check_bounds(request)
     check_target(request.target, "target")
     attacker = request.attacker
     if attacker is not None:
@@ -228,22 +299,22 @@ def _check_height(request: AttackRequest) -> None:
         )
 
 
-def _check_structural_claim(data: object, target: Target, ruleset: RuleSet) -> None:
+def _check_structural_claim(data: object, target: Target, ruleset: RuleSet, path: str) -> None:
     """``structural_save`` is optional and only confirms what the fortification gives."""
     if not isinstance(data, Mapping) or data.get("structural_save") is None:
         return
     claim = data["structural_save"]
     expected = {Fortification.STRONGPOINT: "structural", Fortification.BUNKER: "improved_structural"}
-    if claim not in {"structural", "improved_structural"}:
-        raise EngineInputError("target.structural_save", "must be structural, improved_structural or null")
+    if not isinstance(claim, str) or claim not in {"structural", "improved_structural"}:
+        raise EngineInputError(f"{path}.structural_save", "must be structural, improved_structural or null")
     if target.fortification is Fortification.NONE:
-        raise EngineInputError("target.structural_save", "a structural save needs a strongpoint or a bunker")
+        raise EngineInputError(f"{path}.structural_save", "a structural save needs a strongpoint or a bunker")
     if not ruleset.structural_saves:
-        raise EngineInputError("target.structural_save", "this rule set has no structural saves")
+        raise EngineInputError(f"{path}.structural_save", "this rule set has no structural saves")
     if expected[target.fortification] != claim:
         wanted = expected[target.fortification]
         raise EngineInputError(
-            "target.structural_save", f"a {target.fortification.value} gives a {wanted} save"
+            f"{path}.structural_save", f"a {target.fortification.value} gives a {wanted} save"
         )
 
 
@@ -277,50 +348,134 @@ def _flag(data: Mapping[str, object], name: str) -> bool:
     return value
 
 
-def _conditions(data: object, target: Target, attacker: Target | None) -> Conditions:
-    if not isinstance(data, Mapping):
-        raise EngineInputError("conditions", "must be a mapping")
-    unknown = sorted(
-        str(key) for key in data if key not in {"height", "weather", "distance", "attacker_is_aircraft"}
+# -- bounds ------------------------------------------------------------------------
+
+
+def too_large(path: str, message: str) -> EngineInputError:
+    return EngineInputError(path, message, code=TOO_LARGE)
+
+
+def check_sizes(data: Mapping[str, object]) -> None:
+    """The texts and lists of a raw request, measured before anything reads them."""
+    _list_size(data.get("weapons"), "weapons", MAX_WEAPONS, "weapon lines")
+    for i, weapon in enumerate(_items(data.get("weapons"))):
+        _weapon_sizes(weapon, f"weapons[{i}]")
+    for unit in ("target", "attacker"):
+        block = data.get(unit)
+        if not isinstance(block, Mapping):
+            continue
+        _list_size(block.get("skills"), f"{unit}.skills", MAX_SKILLS, "skills")
+        _list_size(block.get("critical_hits"), f"{unit}.critical_hits", MAX_CRITICAL_HITS, "critical hits")
+        _list_size(block.get("cc_weapons"), f"{unit}.cc_weapons", MAX_WEAPONS, "weapon lines")
+        for i, weapon in enumerate(_items(block.get("cc_weapons"))):
+            _weapon_sizes(weapon, f"{unit}.cc_weapons[{i}]")
+
+
+def _items(value: object) -> Sequence[object]:
+    if isinstance(value, Sequence) and not isinstance(value, str) and len(value) <= MAX_WEAPONS:
+        return value
+    return ()
+
+
+def _list_size(value: object, path: str, limit: int, what: str) -> None:
+    if isinstance(value, Sequence) and not isinstance(value, str) and len(value) > limit:
+        raise too_large(path, f"at most {limit} {what}, not {len(value)}")
+
+
+def _text_size(value: object, path: str, limit: int) -> None:
+    if isinstance(value, str) and len(value) > limit:
+        raise too_large(path, f"at most {limit} characters, not {len(value)}")
+
+
+def _weapon_sizes(weapon: object, path: str) -> None:
+    if not isinstance(weapon, Mapping):
+        return
+    _text_size(weapon.get("name"), f"{path}.name", MAX_NAME_LENGTH)
+    _list_size(weapon.get("traits"), f"{path}.traits", MAX_TRAITS, "traits")
+    line = weapon.get("line")
+    if not isinstance(line, Mapping):
+        return
+    for kind in UnitKind:
+        cells = line.get(kind.value)
+        where = f"{path}.line.{kind.value}"
+        if isinstance(cells, str):
+            _text_size(cells, where, MAX_CELL_LENGTH)
+        elif isinstance(cells, Sequence) and len(cells) <= ARMOUR_RANGE[kind][1]:
+            for i, cell in enumerate(cells):
+                _text_size(cell, f"{where}[{i}]", MAX_CELL_LENGTH)
+
+
+def check_bounds(request: AttackRequest) -> None:
+    """Every number of a built request within the bounds (whoever built it)."""
+    if len(request.weapons) > MAX_WEAPONS:
+        raise too_large("weapons", f"at most {MAX_WEAPONS} weapon lines, not {len(request.weapons)}")
+    for i, weapon in enumerate(request.weapons):
+        _weapon_bounds(weapon, f"weapons[{i}]")
+    _unit_bounds(request.target, "target")
+    if request.attacker is not None:
+        _unit_bounds(request.attacker, "attacker")
+    distance = request.conditions.distance
+    if distance is not None and distance > MAX_DISTANCE:
+        raise too_large("conditions.distance", f"at most {MAX_DISTANCE}, not {distance}")
+
+
+def _at_most(value: int | None, limit: int, path: str, what: str = "") -> None:
+    if value is not None and value > limit:
+        raise too_large(path, f"at most {limit}{' ' + what if what else ''}, not {value}")
+
+
+def _unit_bounds(unit: Target, path: str) -> None:
+    _at_most(unit.models, MAX_MODELS, f"{path}.models", "models")
+    _at_most(unit.damage_per_model, MAX_DAMAGE_PER_MODEL, f"{path}.damage_per_model")
+    if unit.models * unit.damage_per_model > MAX_UNIT_DAMAGE:
+        raise too_large(
+            f"{path}.damage_per_model",
+            f"a unit has at most {MAX_UNIT_DAMAGE} damage points in all (models x damage per model), "
+            f"not {unit.models * unit.damage_per_model}",
+        )
+    if unit.cc_weapons is not None:
+        if len(unit.cc_weapons) > MAX_WEAPONS:
+            raise too_large(
+                f"{path}.cc_weapons", f"at most {MAX_WEAPONS} weapon lines, not {len(unit.cc_weapons)}"
+            )
+        for i, weapon in enumerate(unit.cc_weapons):
+            _weapon_bounds(weapon, f"{path}.cc_weapons[{i}]")
+
+
+def _weapon_bounds(weapon: Weapon, path: str) -> None:
+    # Every resolution checks this: a quick pass first, the messages only when something is over.
+    within = (
+        len(weapon.name) <= MAX_NAME_LENGTH
+        and weapon.count <= MAX_COUNT
+        and (weapon.ammo or 0) <= MAX_AMMO
+        and weapon.volley <= MAX_AMMO
+        and (weapon.models_touched or 0) <= MAX_MODELS
     )
-    if unknown:
-        raise EngineInputError(f"conditions.{unknown[0]}", "is not a known condition")
-    try:
-        height = Height(str(data.get("height", "level")))
-    except ValueError:
-        raise EngineInputError(
-            "conditions.height", "must be level, attacker_higher or target_higher"
-        ) from None
-    distance = data.get("distance")
-    if distance is not None and (not is_whole(distance) or distance < 1):
-        raise EngineInputError("conditions.distance", "must be a whole number of at least 1")
-    by_aircraft = data.get("attacker_is_aircraft", False)
-    if not isinstance(by_aircraft, bool):
-        raise EngineInputError("conditions.attacker_is_aircraft", "must be true or false")
-    if attacker is not None:
-        if "attacker_is_aircraft" in data and by_aircraft != (attacker.unit_class is UnitKind.AIRCRAFT):
-            raise EngineInputError("conditions.attacker_is_aircraft", "contradicts attacker.unit_class")
-        by_aircraft = attacker.unit_class is UnitKind.AIRCRAFT
-    weather = data.get("weather", "none")
-    if weather in (None, "none"):
-        return Conditions(height=height, distance=distance)
-    try:
-        severity = Severity(str(weather))
-    except ValueError:
-        raise EngineInputError("conditions.weather", "must be none, mild, moderate or severe") from None
-    if distance is None:
-        raise EngineInputError("conditions.distance", "weather cover depends on the range: give the distance")
-    cover = weather_cover(
-        EFFECTS[severity],
-        distance,
-        attacker_is_aircraft=by_aircraft,
-        target_is_ground=target.unit_class is not UnitKind.AIRCRAFT,
-    )
-    # Weather cover shelters ground units only; aircraft evade instead.
-    sheltered = target.unit_class is not UnitKind.AIRCRAFT
-    return Conditions(
-        height=height,
-        weather_cover=cover.cover and sheltered,
-        weather_reroll_failed_cover=cover.reroll_failed_cover and cover.cover and sheltered,
-        distance=distance,
-    )
+    line = weapon.line
+    for cell in (*line.infantry, *line.vehicle, *line.aircraft):
+        if cell is not None and (
+            cell.dice > (MAX_BLAST if cell.blast else MAX_CELL_DICE)
+            or (cell.damage > MAX_HIT_DAMAGE and not cell.automatic_kill)
+        ):
+            within = False
+    if within:
+        return
+    if len(weapon.name) > MAX_NAME_LENGTH:
+        raise too_large(f"{path}.name", f"at most {MAX_NAME_LENGTH} characters, not {len(weapon.name)}")
+    _at_most(weapon.count, MAX_COUNT, f"{path}.count", "models firing one line")
+    _at_most(weapon.ammo, MAX_AMMO, f"{path}.ammo", "ammo boxes")
+    _at_most(weapon.volley, MAX_AMMO, f"{path}.volley", "rockets or bombs at once")
+    _at_most(weapon.models_touched, MAX_MODELS, f"{path}.models_touched", "models")
+    for kind in UnitKind:
+        for armour, cell in enumerate(weapon.line.cells(kind)):
+            if cell is not None:
+                _cell_bounds(cell, f"{path}.line.{kind.value}[{armour}]")
+
+
+def _cell_bounds(cell: Cell, path: str) -> None:
+    if cell.blast:
+        _at_most(cell.dice, MAX_BLAST, path, "blast symbols (B)")
+    else:
+        _at_most(cell.dice, MAX_CELL_DICE, path, "dice in a cell")
+    if not cell.automatic_kill:
+        _at_most(cell.damage, MAX_HIT_DAMAGE, path, "damage per hit")

@@ -10,7 +10,7 @@ the models it has standing at the moment it strikes (``closecombat``):
   RtZ high ground): the models left after the ranged lines; the attacker then
   strikes with the models the strike back left it.
 
-So the dynamic program of ``odds`` runs with the target's state split in two,
+So the dynamic program of ``exact`` runs with the target's state split in two,
 free to strike or stunned/grappled, up to the moment the defender strikes; each
 number of standing models gives one strike-back attack, whose exact odds are
 mixed by the chance of that number. When the defender strikes first, the
@@ -27,9 +27,10 @@ from fractions import Fraction
 from rules.engine import series
 from rules.engine.closecombat import StrikeOrder, melee_after_losses, retaliation_request, strike_order
 from rules.engine.damage import models_left
-from rules.engine.odds import (
+from rules.engine.exact import (
     Distribution,
     OddsResult,
+    StrikeBackOdds,
     as_fractions,
     assemble,
     losses_through,
@@ -42,28 +43,6 @@ from rules.engine.requests import AttackRequest
 from rules.engine.ruleset import RuleSet
 from rules.engine.series import Series
 from rules.engine.weapons import WeaponKind
-
-
-@dataclass(frozen=True)
-class StrikeBackOdds:
-    """The target's strike back: how likely it comes, and what it does to the attacker."""
-
-    order: StrikeOrder
-    p_strikes_back: Fraction
-    models_removed: Distribution  # the attacker's models
-    damage_removed: Distribution  # the attacker's damage points
-    p_destroyed: Fraction  # the attacker is wiped out
-    p_cheat_death: Fraction  # a hero attacker falls and comes back
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "order": self.order.value,
-            "p_strikes_back": float(self.p_strikes_back),
-            "models_removed": self.models_removed.to_dict(),
-            "damage_removed": self.damage_removed.to_dict(),
-            "p_destroyed": float(self.p_destroyed),
-            "p_cheat_death": float(self.p_cheat_death),
-        }
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from typing import TypeVar
 from rules.engine.errors import EngineInputError
 from rules.engine.state import ARMOUR_RANGE, UnitKind, is_whole
 from rules.engine.weapons import Weapon
+from rules.engine.weather import EFFECTS, Severity, weather_cover
 
 
 class Skill(StrEnum):
@@ -259,3 +260,53 @@ def _enum_list(kind: type[_E], value: object, path: str) -> list[_E]:
     if not isinstance(value, Sequence) or isinstance(value, str):
         raise EngineInputError(path, "must be a list")
     return [_enum(kind, item, f"{path}[{i}]") for i, item in enumerate(value)]
+
+
+def conditions_from_dict(data: object, target: Target, attacker: Target | None) -> Conditions:
+    """Where the attack happens, from the request shape; weather cover depends on who is where."""
+    if not isinstance(data, Mapping):
+        raise EngineInputError("conditions", "must be a mapping")
+    unknown = sorted(
+        str(key) for key in data if key not in {"height", "weather", "distance", "attacker_is_aircraft"}
+    )
+    if unknown:
+        raise EngineInputError(f"conditions.{unknown[0]}", "is not a known condition")
+    try:
+        height = Height(str(data.get("height", "level")))
+    except ValueError:
+        raise EngineInputError(
+            "conditions.height", "must be level, attacker_higher or target_higher"
+        ) from None
+    distance = data.get("distance")
+    if distance is not None and (not is_whole(distance) or distance < 1):
+        raise EngineInputError("conditions.distance", "must be a whole number of at least 1")
+    by_aircraft = data.get("attacker_is_aircraft", False)
+    if not isinstance(by_aircraft, bool):
+        raise EngineInputError("conditions.attacker_is_aircraft", "must be true or false")
+    if attacker is not None:
+        if "attacker_is_aircraft" in data and by_aircraft != (attacker.unit_class is UnitKind.AIRCRAFT):
+            raise EngineInputError("conditions.attacker_is_aircraft", "contradicts attacker.unit_class")
+        by_aircraft = attacker.unit_class is UnitKind.AIRCRAFT
+    weather = data.get("weather", "none")
+    if weather in (None, "none"):
+        return Conditions(height=height, distance=distance)
+    try:
+        severity = Severity(str(weather))
+    except ValueError:
+        raise EngineInputError("conditions.weather", "must be none, mild, moderate or severe") from None
+    if distance is None:
+        raise EngineInputError("conditions.distance", "weather cover depends on the range: give the distance")
+    cover = weather_cover(
+        EFFECTS[severity],
+        distance,
+        attacker_is_aircraft=by_aircraft,
+        target_is_ground=target.unit_class is not UnitKind.AIRCRAFT,
+    )
+    # Weather cover shelters ground units only; aircraft evade instead.
+    sheltered = target.unit_class is not UnitKind.AIRCRAFT
+    return Conditions(
+        height=height,
+        weather_cover=cover.cover and sheltered,
+        weather_reroll_failed_cover=cover.reroll_failed_cover and cover.cover and sheltered,
+        distance=distance,
+    )

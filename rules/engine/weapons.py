@@ -54,7 +54,13 @@ SUPPRESSING_KINDS = frozenset({WeaponKind.FLAME, WeaponKind.FLAME_BURST})
 # Traits that need a loaded token to fire.
 LOADED_TRAITS = frozenset({WeaponTrait.RELOAD, WeaponTrait.SALVO})
 
-_CELL = re.compile(r"^(?P<dice>-?\d+|B+)/(?P<damage>-?\d+|AK|\[DEATH\])$")
+# ASCII digits (``\d`` would read other scripts' digits too) and at most nine of them, so
+# ``int`` never meets a number too long to convert; spaces only at the ends and around the
+# slash, and letters in either case: the grammar the request schema's pattern describes.
+_CELL = re.compile(
+    r" *(?P<dice>-?[0-9]{1,9}|[Bb]{1,9}) */ *(?P<damage>-?[0-9]{1,9}|[Aa][Kk]|\[[Dd][Ee][Aa][Tt][Hh]\]) *"
+)
+_CANNOT_TARGET = re.compile(r" *[-—] *")
 
 
 @dataclass(frozen=True)
@@ -73,24 +79,27 @@ class Cell:
 
 
 def parse_cell(text: object, path: str) -> Cell | None:
-    """Read ``3/1``, ``B/2``, ``BB/1``, ``2/AK`` or ``2/[DEATH]``; ``-`` is None."""
+    """Read ``3/1``, ``B/2``, ``BB/1``, ``2/AK`` or ``2/[DEATH]``; ``-`` is None.
+
+    Letters may be in either case and spaces may surround the slash; how many
+    dice and how much damage a request may ask for is ``requests``' business.
+    """
     if not isinstance(text, str):
         raise EngineInputError(path, "must be a text such as 3/1, B/2, 2/AK or -")
-    cleaned = text.strip().upper().replace(" ", "")
-    if cleaned in {"-", "—"}:
+    if _CANNOT_TARGET.fullmatch(text):
         return None
-    match = _CELL.match(cleaned)
+    match = _CELL.fullmatch(text)
     if match is None:
         raise EngineInputError(
             path, f"cannot read {text!r}: expected dice/damage such as 3/1, B/2, 2/AK or -"
         )
-    dice_text, damage_text = match["dice"], match["damage"]
+    dice_text, damage_text = match["dice"].upper(), match["damage"].upper()
     automatic = damage_text in {"AK", "[DEATH]"}
     if dice_text.startswith("B"):
         dice, blast = len(dice_text), True
     else:
         dice, blast = int(dice_text), False
-        if dice < 0:
+        if dice_text.startswith("-"):
             raise EngineInputError(path, "the number of dice cannot be negative")
     damage = 0 if automatic else int(damage_text)
     if not automatic and damage < 1:
@@ -107,9 +116,9 @@ class WeaponLine:
     aircraft: tuple[Cell | None, ...] = (None,) * 3
 
     def cell(self, kind: UnitKind, armour: int) -> Cell | None:
-        return self._cells(kind)[armour - 1]
+        return self.cells(kind)[armour - 1]
 
-    def _cells(self, kind: UnitKind) -> tuple[Cell | None, ...]:
+    def cells(self, kind: UnitKind) -> tuple[Cell | None, ...]:
         if kind is UnitKind.INFANTRY:
             return self.infantry
         if kind is UnitKind.VEHICLE:
@@ -118,7 +127,7 @@ class WeaponLine:
 
     def to_dict(self) -> dict[str, list[str]]:
         return {
-            kind.value: ["-" if cell is None else cell.to_text() for cell in self._cells(kind)]
+            kind.value: ["-" if cell is None else cell.to_text() for cell in self.cells(kind)]
             for kind in UnitKind
         }
 

@@ -123,7 +123,7 @@ def test_it_refuses_a_body_over_the_json_bound_before_parsing_it(api_client):
     response = api_client.post(VALIDATE, body, content_type="application/json")
 
     assert response.status_code == 413
-    assert response.json()["code"] == "body-too-large"
+    assert response.json()["code"] == "too-large"
 
 
 def test_it_refuses_json_nested_too_deeply(api_client):

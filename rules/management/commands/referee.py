@@ -10,13 +10,15 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.engine import EngineInputError
+from rules.engine.requests import MAX_REQUEST_BYTES
 from rules.referee import referee_odds, referee_resolve
 
 
 class Command(BaseCommand):
     help = (
         "Read a referee request (JSON: attack, ruleset, seed; see the API docs) from a file or - for standard "
-        "input, and print the exact odds or a resolution as JSON."
+        f"input, and print the exact odds or a resolution as JSON. A request is at most {MAX_REQUEST_BYTES} "
+        "bytes and is bounded like the API's (docs/calculator.md, Limits)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -26,9 +28,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, mode: str, path: str, seed: int | None, **options: Any) -> None:
         try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-            data = json.loads(text)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raw = _read(path)
+            if len(raw) > MAX_REQUEST_BYTES:
+                raise CommandError(f"{path}: a request is at most {MAX_REQUEST_BYTES} bytes")
+            data = json.loads(raw.decode("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise CommandError(f"{path}: cannot read a JSON request ({exc})") from exc
         if seed is not None and isinstance(data, dict):
             data["seed"] = seed
@@ -37,3 +41,14 @@ class Command(BaseCommand):
         except EngineInputError as exc:
             raise CommandError(f"{exc.field}: {exc.reason}") from exc
         self.stdout.write(json.dumps(answer, indent=2))
+
+
+def _read(path: str) -> bytes:
+    """At most one byte more than a request may have: enough to tell it is too long."""
+    if path == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream put in its place (tests, embedding)
+            return sys.stdin.read(MAX_REQUEST_BYTES + 1).encode("utf-8")
+        return bytes(stream.read(MAX_REQUEST_BYTES + 1))
+    with Path(path).open("rb") as file:
+        return file.read(MAX_REQUEST_BYTES + 1)

@@ -24,7 +24,7 @@ from rules.engine import (
     monte_carlo_odds,
 )
 from rules.engine.closecombat import StrikeOrder
-from rules.engine.odds import QUANTITIES, odds_of_plan
+from rules.engine.exact import QUANTITIES, odds_of_plan
 from rules.engine.plan import build_plan
 from rules.engine.weapons import improvised_weapon
 
