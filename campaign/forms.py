@@ -393,3 +393,25 @@ class SectorForm(forms.Form):
             "value": data["value"],
             "terrain": data["terrain"],
         }
+
+
+# --------------------------------------------------------------------------- registering lists
+
+
+class RegisterListForm(forms.Form):
+    """Register one of your lists for a place: your own, or (organisers) a placeholder's.
+
+    The choices are passed in by the view; the service checks everything again.
+    """
+
+    enrolment = forms.TypedChoiceField(label="For", coerce=int)
+    army_list = forms.TypedChoiceField(label="List", coerce=int)
+
+    def __init__(
+        self, *args: Any, places: list[tuple[int, str]], lists: list[tuple[int, str]], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["enrolment"].choices = places  # type: ignore[attr-defined]
+        self.fields["army_list"].choices = lists  # type: ignore[attr-defined]
+        if len(places) == 1:
+            self.fields["enrolment"].initial = places[0][0]

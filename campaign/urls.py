@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from campaign.views import dashboard, listing, mapping, organisers, pages, players, settings
+from campaign.views import dashboard, listing, mapping, organisers, pages, players, registrations, settings
 
 app_name = "campaign"
 
@@ -43,6 +43,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "campaigns/<id:pk>/placeholders/<id:enrolment_id>/claim-link/",
         organisers.claim_link_view,
         name="claim_link",
+    ),
+    path("campaigns/<id:pk>/lists/", registrations.registration_list, name="registrations"),
+    path(
+        "campaigns/<id:pk>/lists/<id:registration_id>/",
+        registrations.registration_detail,
+        name="registration",
     ),
     path("campaigns/<id:pk>/map/", mapping.map_manage, name="map"),
     path("campaigns/<id:pk>/map/default/", mapping.map_load_default, name="map_default"),

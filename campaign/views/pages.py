@@ -30,6 +30,7 @@ from campaign.selectors import (
 )
 from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
 from campaign.views.presenters import describe_entry, settings_summary
+from campaign.views.registrations import register_action_allowed
 from core.http import HtmxHttpRequest
 
 LOG_ENTRIES_PER_PAGE = 50
@@ -120,6 +121,7 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         co_organisers=list(campaign.co_organisers.all()),
         settings_lines=settings_summary(campaign),
         registrations=registrations_for_campaign(campaign=campaign),
+        can_register=register_action_allowed(user, campaign),
     )
     return render(request, "campaign/detail.html", context)
 

@@ -1,4 +1,4 @@
-"""An organiser sets a campaign up and admits a player, in Chromium, without the admin."""
+"""An organiser sets a campaign up and admits a player who registers a list, in Chromium, without the admin."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from armies.models import Catalogue
+from armies.services.army_lists import army_list_add_unit, army_list_create
 from campaign.engine.svg import DEFAULT_COLOURS
 from campaign.models import Campaign, Enrolment, EnrolmentStatus
 from campaign.options import Status
@@ -96,6 +97,26 @@ def test_it_sets_up_a_campaign_and_admits_a_player(
         "SSU",
         "taiga-scouts",
     )
+
+    # The admitted player registers a list they built: the campaign freezes it with its costs.
+    army_list = army_list_create(owner=stranger, catalogue=demo_catalogue, name="Taiga eyes", bloc="SSU",
+                                 points_limit=150)  # fmt: skip
+    army_list_add_unit(army_list=army_list, unit_key="ssu.taiga-scout-squad")
+    player_context = browser.new_context(base_url=live_server.url)
+    player_context.set_default_timeout(10_000)
+    try:
+        log_in(player_context, live_server, stranger)
+        player_page = player_context.new_page()
+        player_page.goto(f"/campaigns/{campaign.pk}/")
+        player_page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Lists").click()
+        player_page.get_by_label("List", exact=True).select_option(label="Taiga eyes (SSU, 150 AP)")
+        player_page.get_by_role("button", name="Register").click()
+        expect(player_page.get_by_text("Registered Taiga eyes for Sasha.")).to_be_visible()
+        expect(player_page.get_by_test_id("registration-entries")).to_contain_text("Taiga Scout Squad")
+        paid = campaign.registrations.get().total_ap
+        expect(player_page.get_by_test_id("registration-total")).to_have_text(str(paid))
+    finally:
+        player_context.close()
 
     # The map shows each sector in its holder's colour, and follows a sector change.
     page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Campaign").click()

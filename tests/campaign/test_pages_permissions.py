@@ -24,12 +24,22 @@ from django.urls import resolve, reverse
 
 from accounts.models import User
 from armies.blocs import Bloc
-from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus
+from armies.models import ArmyList
+from armies.services.army_lists import army_list_add_unit
+from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus, Registration
 from campaign.options import Status
 from campaign.services.map import campaign_map_load
+from campaign.services.registrations import army_list_register
 from campaign.urls import urlpatterns
 from tests.campaign.engine.builders import crossroads
-from tests.factories import CampaignFactory, CatalogueFactory, EnrolmentFactory, UserFactory
+from tests.factories import (
+    ArmyListFactory,
+    CampaignFactory,
+    CatalogueFactory,
+    EnrolmentFactory,
+    UnitFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +55,9 @@ class World:
     target: Enrolment  # a pending request organisers decide on
     placeholder: Enrolment
     newcomer: User  # someone to add as a co-organiser
+    player_place: Enrolment
+    player_list: ArmyList  # a legal list of the player's, on the campaign's catalogue
+    registration: Registration  # the player's list, registered once
 
 
 def _seen(private: bool) -> Expected:
@@ -93,6 +106,20 @@ def _join_page(ok: int, private: bool, *, invited: bool) -> Expected:
         "applicant": 302,
         "stranger": stranger,
         "anonymous": LOGIN,
+    }
+
+
+def _register(private: bool) -> Expected:
+    # Everyone posts the player's list for the player's place: only the player may. Organisers are
+    # offered their placeholders only, so the place is not a choice of theirs (the form again, 200);
+    # who has no place to register for may not (403); who may not see the campaign gets a 404.
+    return {
+        "creator": 200,
+        "co_organiser": 200,
+        "player": 302,
+        "applicant": 403,
+        "stranger": 404 if private else 403,
+        "anonymous": 404 if private else LOGIN,
     }
 
 
@@ -175,6 +202,10 @@ ACTIONS = [
     Action("withdraw", "post", _pk("withdraw"), lambda p: _players_only(302, p, applicant=302)),
     Action("leave page", "get", _pk("leave"), lambda p: _players_only(200, p, applicant=403), status=Status.RUNNING),
     Action("leave", "post", _pk("leave"), lambda p: _players_only(302, p, applicant=403), status=Status.RUNNING),
+    Action("registered lists", "get", _pk("registrations"), _seen),
+    Action("register a list", "post", _pk("registrations"), _register,
+           data=lambda w: {"enrolment": w.player_place.pk, "army_list": w.player_list.pk}),
+    Action("registration", "get", _pk("registration", lambda w: w.registration.pk), _seen),
     Action("claim page", "get", lambda w: reverse("campaign:claim", args=[w.placeholder.claim_token]),
            lambda _p: _anyone_logged_in(200)),
     # Someone who already has a place is told so on the page (200) and nothing changes.
@@ -186,10 +217,17 @@ ACTIONS = [
 def build_world(*, public: bool, status: str) -> World:
     creator = UserFactory(username="olga")
     campaign = CampaignFactory(organiser=creator, is_public=public, catalogue=CatalogueFactory())
+    UnitFactory(catalogue=campaign.catalogue, key="ssu-squad", bloc=Bloc.SSU, ap=20)
     campaign_map_load(campaign=campaign, actor=creator)
     co = UserFactory(username="cora")
     CoOrganiser.objects.create(campaign=campaign, user=co, added_by=creator)
-    player = EnrolmentFactory(campaign=campaign, player=UserFactory(username="pavel"), bloc=Bloc.SSU).player
+    player_place = EnrolmentFactory(campaign=campaign, player=UserFactory(username="pavel"), bloc=Bloc.SSU)
+    player = player_place.player
+    player_list = ArmyListFactory(owner=player, catalogue=campaign.catalogue, bloc=Bloc.SSU)
+    army_list_add_unit(army_list=player_list, unit_key="ssu-squad")
+    player_list.refresh_from_db()
+    Campaign.objects.filter(pk=campaign.pk).update(status=Status.REGISTRATION)
+    registration = army_list_register(enrolment=player_place, army_list=player_list, actor=player)
     EnrolmentFactory(campaign=campaign, player=UserFactory(username="alan"), bloc=Bloc.ALLIES)
     applicant = EnrolmentFactory(
         campaign=campaign, player=UserFactory(username="anya"), bloc=Bloc.AXIS, status=EnrolmentStatus.PENDING
@@ -217,7 +255,16 @@ def build_world(*, public: bool, status: str) -> World:
         "stranger": UserFactory(username="sasha"),
         "anonymous": None,
     }
-    return World(campaign, people, target, placeholder, UserFactory(username="newbie"))
+    return World(
+        campaign,
+        people,
+        target,
+        placeholder,
+        UserFactory(username="newbie"),
+        player_place,
+        player_list,
+        registration,
+    )
 
 
 CASES = [
