@@ -7,6 +7,7 @@ views module loads, so this module must not import DRF's views.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import IO, Any, ClassVar
 
@@ -54,11 +55,34 @@ class BoundedJSONParser(JSONParser):
             raise BodyTooLarge(self.max_bytes)
         try:
             text = body.decode((parser_context or {}).get("encoding") or "utf-8")
-            return json.loads(text, parse_constant=_refuse_constant)
+            data = json.loads(text, parse_constant=_refuse_constant)
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"JSON parse error - {str(exc)[:120]}") from exc
         except RecursionError as exc:
             raise ParseError("JSON parse error - nested too deeply") from exc
+        _check_storable(data)
+        return data
+
+
+def _check_storable(data: Any) -> None:
+    """Refuse text no database column can hold: NUL characters and unpaired surrogates.
+
+    JSON may escape both (``\\u0000``, ``\\ud800``); PostgreSQL refuses them in text
+    and in jsonb, so without this check they would reach a query and fail it.
+    """
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str) and ("\x00" in item or _SURROGATE.search(item)):
+            raise ParseError("JSON parse error - text may not hold NUL characters or unpaired surrogates")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _refuse_constant(name: str) -> None:

@@ -59,3 +59,23 @@ def test_an_id_too_large_for_the_database_is_a_plain_404(client):
     assert client.get(f"/lists/{huge}/").status_code == 404
     assert client.get(f"/api/army-lists/{huge}/").status_code == 404
     assert client.get(f"/catalogues/{huge}/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/api/catalogues/1/units/?search=%00", "/campaigns/?status=a%00b", "/api/campaigns/1/sectors/zo%00o/"],
+)
+def test_a_nul_character_in_the_address_is_a_400_before_any_query(client, url):
+    response = client.get(url)
+
+    assert response.status_code == 400
+    if url.startswith("/api/"):
+        assert response.json()["code"] == "invalid"
+
+
+def test_a_json_body_with_a_nul_character_or_a_lone_surrogate_is_a_400(client):
+    for text in ('{"list": {"name": "a\\u0000b"}}', '{"list": {"name": "\\ud800"}}', '{"\\u0000": 1}'):
+        response = client.post("/api/army-lists/validate/", text, content_type="application/json")
+
+        assert response.status_code == 400
+        assert "NUL characters or unpaired surrogates" in response.json()["detail"]
