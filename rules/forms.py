@@ -18,13 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.db.models import QuerySet
 from django.forms import BoundField
 from django.http import QueryDict
 from django.urls import reverse
 
-from armies.models import Catalogue, Unit
-from armies.selectors import catalogue_default, catalogue_units, catalogues_for_listing
+from armies.models import Unit
 from rules.catalogue import CatalogueWeapon, unit_skills, unit_target, unit_weapons
 from rules.engine import EngineInputError, WeaponKind, WeaponTrait
 from rules.engine.requests import (
@@ -40,6 +38,7 @@ from rules.engine.ruleset import SWITCHES
 from rules.engine.state import ARMOUR_RANGE, UnitKind
 from rules.engine.targets import AircraftMove, Fortification, Height, Skill
 from rules.engine.weather import Severity
+from rules.selectors import OddsChoices
 
 CATALOGUE, MANUAL = "catalogue", "manual"
 SOURCES = [(CATALOGUE, "From the catalogue"), (MANUAL, "Type it in")]
@@ -204,12 +203,14 @@ class OddsForm(forms.Form):
         AircraftMove.NONE.value,
     )
 
-    def __init__(self, data: QueryDict | None = None) -> None:
-        self.catalogues = list(catalogues_for_listing(with_blocs=False))
-        self.chosen_catalogue = self._catalogue(data)
-        self.units = self._units()
-        self.attacker = self._unit(data, "attacker_unit")
-        self.target = self._unit(data, "target_unit")
+    def __init__(self, data: QueryDict | None = None, *, choices: OddsChoices | None = None) -> None:
+        """``choices`` (catalogues, units, the picked ones) come from the view (``rules.selectors``)."""
+        choices = choices or OddsChoices()
+        self.catalogues = choices.catalogues
+        self.chosen_catalogue = choices.catalogue
+        self.units = choices.units
+        self.attacker = choices.attacker
+        self.target = choices.target
         self.catalogue_weapons: list[CatalogueWeapon] = []
         self.unit_problem: dict[str, str] = {}
         if self.attacker is not None:
@@ -227,31 +228,6 @@ class OddsForm(forms.Form):
             self._set_initial()
 
     # -- choices and rows --------------------------------------------------
-
-    def _catalogue(self, data: QueryDict | None) -> Catalogue | None:
-        wanted = data.get("catalogue") if data is not None else None
-        for catalogue in self.catalogues:
-            if str(catalogue.pk) == wanted:
-                return catalogue
-        default = catalogue_default()
-        return next((c for c in self.catalogues if default is not None and c.pk == default.pk), None)
-
-    def _units(self) -> list[Unit]:
-        if self.chosen_catalogue is None:
-            return []
-        units: QuerySet[Unit] = (
-            catalogue_units(catalogue=self.chosen_catalogue)
-            .select_related(None)
-            .only("pk", "catalogue_id", "name", "bloc", "unit_type", "armour")
-        )
-        return list(units)
-
-    def _unit(self, data: QueryDict | None, name: str) -> Unit | None:
-        """The picked unit, if it belongs to the chosen catalogue (a catalogue change drops it)."""
-        wanted = data.get(name) if data is not None else None
-        if not wanted or not any(str(unit.pk) == wanted for unit in self.units):
-            return None
-        return Unit.objects.filter(pk=wanted).first()
 
     def _set_choices(self) -> None:
         self._choice_field("catalogue").choices = [(str(c.pk), str(c)) for c in self.catalogues]

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from rules.calculator import calculate
 from rules.forms import OddsForm
+from rules.selectors import odds_choices
 
 REFRESHES = {"catalogue", "attacker", "target"}
 
@@ -30,7 +31,7 @@ def _seed(data: QueryDict | None) -> int | None:
 @require_http_methods(["GET", "POST"])
 def odds(request: HttpRequest) -> HttpResponse:
     data = _data(request)
-    form = OddsForm(data)
+    form = OddsForm(data, choices=odds_choices(data=data))
     rolling = data is not None and data.get("roll") == "1"
     calculation = calculate(form, roll=rolling, seed=_seed(data) if rolling else None)
     context = {"calc": calculation, "form": form}
@@ -49,6 +50,6 @@ def roll(request: HttpRequest) -> HttpResponse:
         query = data.copy() if data is not None else QueryDict(mutable=True)
         query["roll"] = "1"
         return redirect(f"{reverse('rules:odds')}?{query.urlencode()}")
-    form = OddsForm(data)
+    form = OddsForm(data, choices=odds_choices(data=data))
     calculation = calculate(form, roll=True, seed=_seed(data))
     return render(request, "rules/partials/roll_response.html", {"calc": calculation, "form": form})
