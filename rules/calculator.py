@@ -16,6 +16,7 @@ from typing import Any
 
 from django.http import QueryDict
 
+from core.errors import DomainError
 from rules.catalogue import engine_cell, folded_weapon, strike_back_weapons, unit_target
 from rules.charts import BarChart, percent
 from rules.engine import EngineInputError, WeaponTrait
@@ -42,13 +43,11 @@ class Incomplete(Exception):  # noqa: N818 - a state of the form, not a failure
     """The form does not say enough yet to ask the referee (no unit picked, no weapon ticked)."""
 
 
-class FormInputError(Exception):
+class FormInputError(DomainError):
     """Input the calculator refuses before the engine sees it, named by form field."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+        super().__init__("invalid", message, field)
 
 
 @dataclass(frozen=True)
