@@ -31,12 +31,17 @@ from armies.services.catalogue_import import catalogue_import_start
 from armies.validation import limits
 from armies.validation.listformat import army_list_schema
 from core.openapi import MAX_ID, openapi_schema
-from core.parsers import BoundedJSONParser
+from core.parsers import BoundedJSONParser, check_storable
 
 
 @extend_schema_field(openapi_schema(army_list_schema()), component_name="ArmyListDocument")
 class ArmyListDocumentField(serializers.JSONField):
     """A list in the JSON list format; the format's JSON Schema is what the OpenAPI schema shows."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        check_storable(value)
+        return value
 
 
 class CatalogueOutput(serializers.ModelSerializer[Catalogue]):

@@ -60,11 +60,11 @@ class BoundedJSONParser(JSONParser):
             raise ParseError(f"JSON parse error - {str(exc)[:120]}") from exc
         except RecursionError as exc:
             raise ParseError("JSON parse error - nested too deeply") from exc
-        _check_storable(data)
+        check_storable(data)
         return data
 
 
-def _check_storable(data: Any) -> None:
+def check_storable(data: Any) -> None:
     """Refuse text no database column can hold: NUL characters and unpaired surrogates.
 
     JSON may escape both (``\\u0000``, ``\\ud800``); PostgreSQL refuses them in text

@@ -388,6 +388,14 @@ def test_removing_someone_who_does_not_help_is_a_404():
 def test_a_username_no_account_can_have_is_not_found():
     world = build_world()
 
-    response = world.client("creator").delete(world.url("co-organisers/%00/"))
+    response = world.client("creator").delete(world.url("co-organisers/no%20one!/"))
 
     assert (response.status_code, response.json()["code"]) == (404, "not_found")
+
+
+def test_a_nul_in_the_address_is_refused_at_the_door():
+    world = build_world()
+
+    response = world.client("creator").delete(world.url("co-organisers/%00/"))
+
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")

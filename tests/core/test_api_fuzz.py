@@ -10,6 +10,7 @@ a list, so the operations behind a login are reached too.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
@@ -25,7 +26,8 @@ from schemathesis.checks import not_a_server_error
 
 from tests.factories import ArmyListFactory, CampaignFactory, UserFactory
 
-EXAMPLES_PER_OPERATION = 25
+# CI runs 25 examples an operation; a deeper run sets ZVEROGRAD_FUZZ_EXAMPLES (e.g. 200).
+EXAMPLES_PER_OPERATION = int(os.environ.get("ZVEROGRAD_FUZZ_EXAMPLES", "25"))
 HEALTH_PATHS = {"/api/health/"}
 
 
