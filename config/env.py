@@ -63,6 +63,14 @@ def env_required(name: str) -> str:
     return str(raw)
 
 
+def env_site_url(name: str, default: str) -> str:
+    """An absolute http(s) address with no trailing slash, to which site paths are appended."""
+    raw = env.str(name, default="").strip() or default
+    if not raw.startswith(("http://", "https://")) or "?" in raw or "#" in raw:
+        raise ConfigurationError(f"{name} must be an http:// or https:// address, got {raw!r}")
+    return str(raw).rstrip("/")
+
+
 def env_database(default: str) -> dict[str, object]:
     return dict(env.db_url_config(env_str("DATABASE_URL", default)))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import factory
 
-from accounts.models import User
+from accounts.models import Notification, User
 from armies.blocs import Bloc
 from armies.models import ArmyList, Catalogue, CatalogueBloc, Faction, PlatoonChart, Unit
 from campaign.models import Campaign, Enrolment, EnrolmentStatus
@@ -19,6 +19,18 @@ class UserFactory(factory.django.DjangoModelFactory[User]):
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.test")
     display_name = factory.LazyAttribute(lambda u: u.username.title())
     password = factory.django.Password("correct-horse-battery")
+
+
+class NotificationFactory(factory.django.DjangoModelFactory[Notification]):
+    """An unread notification; its kind need not be registered (the list shows the code then)."""
+
+    class Meta:
+        model = Notification
+
+    user = factory.SubFactory(UserFactory)
+    kind = "test-news"
+    message = factory.Sequence(lambda n: f"Something happened ({n})")
+    link = "/campaigns/"
 
 
 class CampaignFactory(factory.django.DjangoModelFactory[Campaign]):

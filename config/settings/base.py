@@ -6,7 +6,7 @@ from pathlib import Path
 
 import django_stubs_ext
 
-from config.env import BASE_DIR, env_bool, env_database, env_email, env_int, env_list, env_str
+from config.env import BASE_DIR, env_bool, env_database, env_email, env_int, env_list, env_site_url, env_str
 
 # Lets model admin, forms and querysets take type parameters at run time.
 django_stubs_ext.monkeypatch()
@@ -136,6 +136,8 @@ EMAIL_HOST_PASSWORD = str(_email.get("EMAIL_HOST_PASSWORD") or "")
 EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
 EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Zverograd <noreply@zverograd.invalid>")
+# Where the site is reached from outside: mail turns the site paths it links to into full addresses.
+SITE_URL = env_site_url("ZVEROGRAD_SITE_URL", "http://localhost:8000")
 
 # --- Django REST framework -------------------------------------------------
 REST_FRAMEWORK = {
@@ -221,6 +223,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "core.tasks.worker_heartbeat",
         "schedule": float(WORKER_HEARTBEAT_INTERVAL),
         "options": {"expires": float(WORKER_HEARTBEAT_INTERVAL)},
+    },
+    "notification-emails-heal": {
+        "task": "accounts.tasks.notification_emails_heal",
+        "schedule": 600.0,
+        "options": {"expires": 600.0},
     },
     "catalogue-imports-heal": {
         "task": "armies.tasks.catalogue_imports_heal",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from config.env import ConfigurationError, env_bool, env_int
+from config.env import ConfigurationError, env_bool, env_int, env_site_url
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_SECRET = "k" * 20 + "-production-secret-value-that-is-long-enough-0123456789"
@@ -63,3 +63,19 @@ def test_it_refuses_a_malformed_integer(monkeypatch):
 
     with pytest.raises(ConfigurationError, match="ZVEROGRAD_NUMBER must be an integer"):
         env_int("ZVEROGRAD_NUMBER", 1)
+
+
+def test_it_reads_the_sites_address_without_a_trailing_slash(monkeypatch):
+    monkeypatch.setenv("ZVEROGRAD_SITE_URL", "https://zverograd.example.org/")
+
+    assert env_site_url("ZVEROGRAD_SITE_URL", "http://localhost:8000") == "https://zverograd.example.org"
+
+
+@pytest.mark.parametrize(
+    "value", ["zverograd.example.org", "ftp://zverograd.example.org", "https://x.org/?a=1"]
+)
+def test_it_refuses_a_site_address_that_is_not_http(monkeypatch, value):
+    monkeypatch.setenv("ZVEROGRAD_SITE_URL", value)
+
+    with pytest.raises(ConfigurationError, match="ZVEROGRAD_SITE_URL must be an http"):
+        env_site_url("ZVEROGRAD_SITE_URL", "http://localhost:8000")

@@ -1,0 +1,90 @@
+"""Notification pages: the list, marking read, the bell's count and the e-mail preferences.
+
+The bell in the site header is filled by htmx from ``notification_bell`` after
+the page loads, so rendering a page costs no query for it; marking read from
+the list answers an htmx request with the ``notifications-changed`` event,
+which makes the bell ask again at once.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from accounts.forms import MarkReadForm, NotificationPreferencesForm
+from accounts.models import User
+from accounts.notifications import notification_kinds
+from accounts.selectors import (
+    notification_preferences_for,
+    notification_unread_count,
+    notifications_for_list,
+)
+from accounts.services import notification_preferences_update, notifications_mark_read
+from core.http import HtmxHttpRequest, acting_user
+
+NOTIFICATIONS_PER_PAGE = 25
+CHANGED_EVENT = "notifications-changed"
+# htmx stops polling an element whose request is answered with this status.
+HTMX_STOP_POLLING = 286
+
+
+def _list_response(request: HtmxHttpRequest, user: User, page_number: str | None) -> HttpResponse:
+    page = Paginator(notifications_for_list(user=user), NOTIFICATIONS_PER_PAGE).get_page(page_number)
+    labels = {kind.code: kind.label for kind in notification_kinds()}
+    items = [(row, labels.get(row.kind, row.kind)) for row in page.object_list]
+    return render(request, "accounts/notifications/list.html", {"page": page, "items": items})
+
+
+@login_required
+@require_safe
+def notification_list(request: HtmxHttpRequest) -> HttpResponse:
+    return _list_response(request, acting_user(request), request.GET.get("page"))
+
+
+@login_required
+@require_POST
+def notification_mark_read(request: HtmxHttpRequest) -> HttpResponse:
+    user: User = acting_user(request)
+    form = MarkReadForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That is not one of your notifications.")
+        return redirect("notifications:list")
+    one = form.cleaned_data["id"]
+    notifications_mark_read(user=user, ids=None if one is None else [one])
+    page_number = request.GET.get("page")
+    if request.htmx:
+        response = _list_response(request, user, page_number)
+        response["HX-Trigger"] = CHANGED_EVENT
+        return response
+    suffix = f"?page={page_number}" if page_number and page_number.isdigit() else ""
+    return redirect(f"{reverse('notifications:list')}{suffix}")
+
+
+@never_cache
+@require_safe
+def notification_bell(request: HtmxHttpRequest) -> HttpResponse:
+    """The unread count for the header's bell; empty for a visitor whose session ended (and no more polls)."""
+    if not request.user.is_authenticated:
+        return HttpResponse("", status=HTMX_STOP_POLLING)
+    count = notification_unread_count(user=acting_user(request))
+    return render(request, "accounts/notifications/_bell.html", {"count": count})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notification_settings(request: HtmxHttpRequest) -> HttpResponse:
+    user: User = acting_user(request)
+    form = NotificationPreferencesForm(
+        request.POST if request.method == "POST" else None, lines=notification_preferences_for(user=user)
+    )
+    if request.method == "POST" and form.is_valid():
+        notification_preferences_update(user=user, choices=form.choices())
+        messages.success(request, "Your e-mail choices were saved.")
+        return redirect("notifications:settings")
+    return render(request, "accounts/notifications/settings.html", {"form": form})
