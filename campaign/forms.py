@@ -110,12 +110,12 @@ class SettingRow:
 _PLAIN_SETTINGS = (
     "name", "description", "is_public", "catalogue", "points_limit", "points_win", "points_draw",
     "points_loss", "resources_held_by", "strongpoint_cost", "bunker_cost", "income_base",
-    "max_players_per_bloc", "unplayed_battles",
+    "max_players_per_bloc", "unplayed_battles", "max_open_challenges", "challenge_days",
 )  # fmt: skip
 _ORDER = (
     "name", "description", "is_public", "catalogue", "points_limit", "points_win", "points_draw",
     "points_loss", "tiebreakers", "ruleset", "resources_held_by", "strongpoint_cost", "bunker_cost",
-    "income_base", "max_players_per_bloc", "unplayed_battles",
+    "income_base", "max_players_per_bloc", "unplayed_battles", "max_open_challenges", "challenge_days",
 )  # fmt: skip
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
 
@@ -147,6 +147,8 @@ class CampaignSettingsForm(forms.Form):
     income_base = _whole("Base income per round", 0, limits.INCOME_MAX)
     max_players_per_bloc = _whole("Players per bloc at most", 1, limits.MAX_PLAYERS_PER_BLOC, required=False)
     unplayed_battles = forms.ChoiceField(choices=UnplayedPolicy.choices, label="Unplayed battles")
+    max_open_challenges = _whole("Open challenges per player and round", 0, limits.MAX_OPEN_CHALLENGES)
+    challenge_days = _whole("Days to answer a challenge", 1, limits.CHALLENGE_DAYS_MAX)
     reason = forms.CharField(
         max_length=limits.REASON_MAX_LENGTH,
         required=False,

@@ -20,3 +20,7 @@ RESOURCE_COST_MAX = 1_000
 INCOME_MAX = 100
 MAX_REGISTRATIONS_PER_PLAYER = 20
 MAX_MAP_BYTES = 256 * 1024
+ROUND_MAX_DAYS = 90  # a round's deadline is at most this far ahead
+MAX_OPEN_CHALLENGES = 10  # the most a campaign may let a player have open in a round
+CHALLENGE_DAYS_MAX = 30
+MAX_PLAYERS_TO_PAIR = 2_000

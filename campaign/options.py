@@ -62,6 +62,8 @@ SETTING_HELP: dict[str, str] = {
     "income_base": "Resource points each holder earns every round on top of its sectors' values.",
     "max_players_per_bloc": "The most players a bloc may admit (empty: no cap).",
     "unplayed_battles": "What closing a round does with battles nobody reported.",
+    "max_open_challenges": "How many challenges a player may have waiting for an answer in a round (0: none).",
+    "challenge_days": "Days a challenged player has to answer (never past the round's deadline).",
 }
 
 # Settings that decide results: fixed once the campaign runs, so standings never change under players.

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from campaign.views import dashboard, listing, mapping, organisers, pages, players, registrations, settings
+from campaign.views import (
+    battles,
+    dashboard,
+    listing,
+    mapping,
+    organisers,
+    pages,
+    players,
+    registrations,
+    settings,
+)
 
 app_name = "campaign"
 
@@ -50,6 +60,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
         registrations.registration_detail,
         name="registration",
     ),
+    path("campaigns/<id:pk>/battles/<id:battle_id>/", battles.battle_detail, name="battle"),
+    path("campaigns/<id:pk>/challenges/<id:challenge_id>/", battles.challenge_detail, name="challenge"),
     path("campaigns/<id:pk>/map/", mapping.map_manage, name="map"),
     path("campaigns/<id:pk>/map/default/", mapping.map_load_default, name="map_default"),
     path("campaigns/<id:pk>/map/upload/", mapping.map_upload, name="map_upload"),

@@ -96,6 +96,16 @@ class CampaignSettingsInput(StrictInput):
     unplayed_battles = serializers.ChoiceField(
         choices=UnplayedPolicy.choices, required=False, help_text=SETTING_HELP["unplayed_battles"]
     )
+    max_open_challenges = serializers.IntegerField(
+        min_value=0, max_value=limits.MAX_OPEN_CHALLENGES, required=False,
+        help_text=SETTING_HELP["max_open_challenges"],
+    )  # fmt: skip
+    challenge_days = serializers.IntegerField(
+        min_value=1,
+        max_value=limits.CHALLENGE_DAYS_MAX,
+        required=False,
+        help_text=SETTING_HELP["challenge_days"],
+    )
 
 
 class CampaignCreateInput(CampaignSettingsInput):
@@ -228,7 +238,8 @@ class CampaignDetailOutput(serializers.ModelSerializer[Campaign]):
             "id", "name", "description", "status", "is_public", "organiser", "co_organisers",
             "catalogue", "catalogue_version", "points_limit", "points_win", "points_draw", "points_loss",
             "tiebreakers", "ruleset", "resources_held_by", "strongpoint_cost", "bunker_cost", "income_base",
-            "max_players_per_bloc", "unplayed_battles", "current_round", "map", "players_per_bloc",
+            "max_players_per_bloc", "unplayed_battles", "max_open_challenges", "challenge_days",
+            "current_round", "map", "players_per_bloc",
             "pending_count", "invite_token", "viewer", "links", "created_at", "started_at", "finished_at",
         ]  # fmt: skip
 

@@ -98,6 +98,8 @@ class SectorField(StrEnum):
     FORTIFICATION = "fortification"
     VALUE = "value"
     TERRAIN = "terrain"
+    HELD_BY = "held_by"
+    """The player of the holding bloc who holds it, where a campaign keeps resources per player."""
 
 
 class AttackRefusal(StrEnum):
@@ -133,6 +135,8 @@ class SectorState:
     fortification: Fortification
     value: int
     terrain: Terrain
+    # The player (an opaque id: the campaign's place) who holds it for the bloc, if any.
+    held_by: int | None = None
 
 
 MapState: TypeAlias = Mapping[str, SectorState]
@@ -243,6 +247,14 @@ def coerce_change_value(field_name: str, value: ChangeValue) -> SectorValue:
         return value
     if sector_field is SectorField.OWNER:
         return None if value is None else _member(Bloc, value, "unknown-bloc", field_name)
+    if sector_field is SectorField.HELD_BY:
+        if value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise SectorChangeError(
+                "wrong-type", "the player holding a sector is a place id, or nobody", field_name
+            )
+        return value
     if sector_field is SectorField.FORTIFICATION:
         return _member(Fortification, value, "unknown-fortification", field_name)
     return _member(Terrain, value, "unknown-terrain", field_name)
@@ -272,6 +284,8 @@ def apply_change(state: SectorState, field_name: str, value: ChangeValue) -> Sec
         return replace(state, fortification=cast(Fortification, typed))
     if field_name == SectorField.VALUE:
         return replace(state, value=cast(int, typed))
+    if field_name == SectorField.HELD_BY:
+        return replace(state, held_by=cast(int | None, typed))
     return replace(state, terrain=cast(Terrain, typed))
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "PlayerId",
     "SectorKey",
     "generate_pairing",
+    "pairing_context",
     "set_sector",
     "swap_players",
 ]
@@ -164,6 +165,14 @@ def generate_pairing(
         if p not in covered
     )
     return Pairing(battles, byes, notes, context)
+
+
+def pairing_context(
+    players: Sequence[Player], history: Sequence[PastRound], fronts: Fronts
+) -> PairingContext:
+    """The context edits check against, for a pairing stored and read back (not just generated)."""
+    blocs = _blocs_of(players)
+    return PairingContext(blocs, _normalise_fronts(fronts), matching.last_met(history, blocs))
 
 
 def swap_players(pairing: Pairing, a: PlayerId, b: PlayerId) -> Pairing:

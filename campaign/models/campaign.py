@@ -57,6 +57,8 @@ class Campaign(models.Model):
     unplayed_battles = models.CharField(
         max_length=12, choices=UnplayedPolicy.choices, default=UnplayedPolicy.NOT_PLAYED
     )
+    max_open_challenges = models.PositiveSmallIntegerField(default=1)
+    challenge_days = models.PositiveSmallIntegerField(default=3)
 
     # The map as loaded (the documented map format): its sectors' starting state.
     # The state at any later moment is this replayed with the sector log.

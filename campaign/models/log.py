@@ -29,6 +29,11 @@ class LogKind(models.TextChoices):
     SECTOR_CHANGED = "sector-changed", "Sector changed"
     ENROLMENT_CHANGED = "enrolment-changed", "Enrolment changed"
     LIST_REGISTERED = "list-registered", "List registered"
+    ROUND_CHANGED = "round-changed", "Round opened or closed"
+    PAIRING_CHANGED = "pairing-changed", "Pairings changed"
+    BATTLE_CHANGED = "battle-changed", "Battle changed"
+    CHALLENGE_CHANGED = "challenge-changed", "Challenge changed"
+    LEDGER_CHANGED = "ledger-changed", "Resources changed"
 
 
 class LogEntry(models.Model):

@@ -34,6 +34,10 @@ class Sector(models.Model):
     fortification = models.CharField(max_length=12, choices=FORTIFICATION_CHOICES, default=Fortification.NONE)
     value = models.PositiveSmallIntegerField()
     terrain = models.CharField(max_length=12, choices=TERRAIN_CHOICES)
+    # Where resources are kept per player: the player of the holding bloc who holds it.
+    held_by = models.ForeignKey(
+        "campaign.Enrolment", on_delete=models.SET_NULL, null=True, blank=True, related_name="sectors_held"
+    )
 
     class Meta:
         ordering = ["campaign", "position"]

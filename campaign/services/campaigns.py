@@ -117,6 +117,8 @@ SETTINGS: dict[str, Checker] = {
     "income_base": _whole("income_base", 0, limits.INCOME_MAX),
     "max_players_per_bloc": _whole("max_players_per_bloc", 1, limits.MAX_PLAYERS_PER_BLOC, optional=True),
     "unplayed_battles": _choice("unplayed_battles", UnplayedPolicy),
+    "max_open_challenges": _whole("max_open_challenges", 0, limits.MAX_OPEN_CHALLENGES),
+    "challenge_days": _whole("challenge_days", 1, limits.CHALLENGE_DAYS_MAX),
 }
 
 

@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from campaign import limits
 from campaign.engine.map import SectorChange, SectorField, check_change, coerce_change_value
 from campaign.engine.mapformat import default_map, map_from_json, map_from_json_text, map_to_json
 from campaign.errors import CampaignConflictError, CampaignError
-from campaign.models import Campaign, LogKind, Sector
+from campaign.models import Campaign, Enrolment, EnrolmentStatus, LogKind, Sector
 from campaign.options import Status
 from campaign.selectors import campaign_map
 from campaign.services.log import log_write
@@ -40,6 +41,14 @@ def campaign_map_load(
     if locked.status not in {Status.DRAFT, Status.REGISTRATION}:
         raise CampaignConflictError(
             "map-locked", "the map is fixed once the campaign runs; edit its sectors instead", "map"
+        )
+    if (
+        Sector.objects.filter(campaign=locked)
+        .filter(Q(battles__isnull=False) | Q(challenges__isnull=False))
+        .exists()
+    ):
+        raise CampaignConflictError(
+            "map-in-use", "battles were fought on this map: it can no longer be replaced", "map"
         )
     if text is not None:
         if len(text) > limits.MAX_MAP_BYTES:
@@ -95,22 +104,42 @@ def sector_update(
     if len(reason) > limits.REASON_MAX_LENGTH:
         raise CampaignError("too-long", f"at most {limits.REASON_MAX_LENGTH} characters", "reason")
     if not changes:
-        raise CampaignError("no-change", "say what changes: owner, fortification, value or terrain")
+        raise CampaignError("no-change", "say what changes: owner, fortification, value, terrain or held_by")
+    if SectorField.OWNER in changes and SectorField.HELD_BY not in changes:
+        # A sector changing hands leaves the player who held it for the old bloc.
+        changes = {**changes, SectorField.HELD_BY: None}
     zmap = campaign_map(campaign=locked)
     sector = Sector.objects.select_for_update().filter(campaign=locked, key=key).first()
     if sector is None:
         raise CampaignError("unknown-sector", f"there is no sector {key[:40]!r} on this map", "key")
     for field, value in changes.items():
-        change = SectorChange(
-            key, field, None if field == SectorField.OWNER and value in ("", None) else value
-        )
+        empty = field in (SectorField.OWNER, SectorField.HELD_BY) and value in ("", None)
+        change = SectorChange(key, field, None if empty else value)
         check_change(zmap, change)
         stored = _stored(coerce_change_value(field, change.value))
-        before = getattr(sector, field)
+        # The player holding a sector is a foreign key: its column holds the id, or nothing.
+        column = "held_by_id" if field == SectorField.HELD_BY else field
+        before = getattr(sector, column)
+        before = "" if before is None else before
         if before == stored:
             continue
-        setattr(sector, field, stored)
+        setattr(sector, column, (stored or None) if column == "held_by_id" else stored)
         log_write(campaign=locked, kind=LogKind.SECTOR_CHANGED, subject=f"sector:{key}", actor=actor, field=field,
                   before=before, after=stored, reason=reason)  # fmt: skip
+    _check_holder(locked, sector)
     sector.save()
     return sector
+
+
+def _check_holder(campaign: Campaign, sector: Sector) -> None:
+    """A sector held by a player is held by an admitted player of the bloc that holds it."""
+    if sector.held_by_id is None:
+        return
+    holder = Enrolment.objects.filter(pk=sector.held_by_id, campaign=campaign).first()
+    if holder is None or holder.status != EnrolmentStatus.ADMITTED:
+        raise CampaignError("unknown-player", "the player holding a sector is an admitted player", "held_by")
+    if holder.bloc != sector.owner:
+        raise CampaignError(
+            "holder-of-another-bloc", f"{holder.display_name} fights for {holder.bloc}, not the sector's holder",
+            "held_by",
+        )  # fmt: skip

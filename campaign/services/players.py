@@ -21,6 +21,7 @@ from campaign.models import Campaign, Enrolment, EnrolmentStatus, LogKind
 from campaign.models.players import new_claim_token
 from campaign.options import Status
 from campaign.permissions import forget_access
+from campaign.services import notices
 from campaign.services.log import log_write
 
 _TAKES_PLAYERS = {Status.REGISTRATION, Status.RUNNING}
@@ -155,8 +156,12 @@ def enrolment_admit(*, enrolment: Enrolment, actor: Any) -> Enrolment:
             "bloc-full", f"{enrolment.bloc} already has {campaign.max_players_per_bloc} players, the campaign's cap",
             "bloc",
         )  # fmt: skip
-    return _move(enrolment, frm={EnrolmentStatus.PENDING}, to=EnrolmentStatus.ADMITTED, actor=actor,
-                 decided_by=actor, decided_at=timezone.now(), decision_reason="")  # fmt: skip
+    admitted = _move(enrolment, frm={EnrolmentStatus.PENDING}, to=EnrolmentStatus.ADMITTED, actor=actor,
+                     decided_by=actor, decided_at=timezone.now(), decision_reason="")  # fmt: skip
+    notices.tell(enrolments=[admitted], kind=notices.JOIN_DECIDED,
+                 message=f"You are admitted to {campaign.name} for {admitted.bloc}.",
+                 link=notices.campaign_link(campaign))  # fmt: skip
+    return admitted
 
 
 def _not_finished(campaign_id: int) -> None:
@@ -171,8 +176,12 @@ def enrolment_refuse(*, enrolment: Enrolment, actor: Any, reason: str) -> Enrolm
     reason = _text(reason, "reason", limits.REASON_MAX_LENGTH)
     if not reason:
         raise CampaignError("reason-required", "say why, so the player knows", "reason")
-    return _move(enrolment, frm={EnrolmentStatus.PENDING}, to=EnrolmentStatus.REFUSED, actor=actor, reason=reason,
-                 decided_by=actor, decided_at=timezone.now(), decision_reason=reason)  # fmt: skip
+    refused = _move(enrolment, frm={EnrolmentStatus.PENDING}, to=EnrolmentStatus.REFUSED, actor=actor,
+                    reason=reason, decided_by=actor, decided_at=timezone.now(), decision_reason=reason)  # fmt: skip
+    notices.tell(enrolments=[refused], kind=notices.JOIN_DECIDED,
+                 message=f"Your request to join {refused.campaign.name} was refused: {reason}",
+                 link=notices.campaign_link(refused.campaign))  # fmt: skip
+    return refused
 
 
 @transaction.atomic

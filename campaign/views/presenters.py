@@ -32,6 +32,8 @@ _LABELS: dict[str, str] = {
     "income_base": "Base income",
     "max_players_per_bloc": "Players per bloc at most",
     "unplayed_battles": "Unplayed battles",
+    "max_open_challenges": "Open challenges per player",
+    "challenge_days": "Days to answer a challenge",
     "owner": "holder",
 }
 

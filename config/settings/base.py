@@ -234,6 +234,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 300.0,
         "options": {"expires": 300.0},
     },
+    "expire-challenges": {
+        "task": "campaign.tasks.challenges_expire",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
+    },
 }
 # A heartbeat older than this makes the health endpoint report the worker as stale.
 WORKER_HEARTBEAT_STALE_AFTER = env_int("ZVEROGRAD_WORKER_STALE_SECONDS", 90)

@@ -32,3 +32,22 @@ def make_player(campaign: Campaign) -> Any:
         return EnrolmentFactory(campaign=campaign, player=UserFactory(username=name), bloc=bloc, **extra)
 
     return make
+
+
+@pytest.fixture
+def running_campaign(open_campaign: Campaign) -> Campaign:
+    """``open_campaign`` running, with two admitted players in each bloc (a1, a2, s1, s2, x1, x2)."""
+    for name, bloc in (("a1", Bloc.ALLIES), ("a2", Bloc.ALLIES), ("s1", Bloc.SSU), ("s2", Bloc.SSU),
+                       ("x1", Bloc.AXIS), ("x2", Bloc.AXIS)):  # fmt: skip
+        EnrolmentFactory(campaign=open_campaign, player=UserFactory(username=name), bloc=bloc)
+    Campaign.objects.filter(pk=open_campaign.pk).update(status=Status.RUNNING)
+    open_campaign.refresh_from_db()
+    return open_campaign
+
+
+@pytest.fixture
+def place(running_campaign: Campaign) -> Any:
+    def find(username: str) -> Enrolment:
+        return running_campaign.enrolments.get(player__username=username)
+
+    return find

@@ -15,18 +15,31 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import resolve, reverse
+from django.utils import timezone
 
 from accounts.models import User
 from armies.blocs import Bloc
 from armies.models import ArmyList
 from armies.services.army_lists import army_list_add_unit
-from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus, Registration
+from campaign.models import (
+    Battle,
+    BattleSource,
+    BattleStatus,
+    Campaign,
+    Challenge,
+    CoOrganiser,
+    Enrolment,
+    EnrolmentStatus,
+    Registration,
+    Round,
+)
 from campaign.options import Status
 from campaign.services.map import campaign_map_load
 from campaign.services.registrations import army_list_register
@@ -58,6 +71,10 @@ class World:
     player_place: Enrolment
     player_list: ArmyList  # a legal list of the player's, on the campaign's catalogue
     registration: Registration  # the player's list, registered once
+    # In a running campaign only: a scheduled battle of round 1 (the player attacks alan), and alan's
+    # challenge to the player, waiting.
+    battle: Battle | None
+    challenge: Challenge | None
 
 
 def _seen(private: bool) -> Expected:
@@ -172,6 +189,7 @@ ACTIONS = [
            data=lambda w: {"name": "Renamed", "points_limit": 200, "points_win": 3, "points_draw": 1,
                            "points_loss": 0, "resources_held_by": "bloc", "strongpoint_cost": 3,
                            "bunker_cost": 5, "income_base": 0, "unplayed_battles": "not_played",
+                           "max_open_challenges": 1, "challenge_days": 3,
                            "catalogue": w.campaign.catalogue_id, "tiebreaker_1": "vp_for"}),
     Action("dashboard", "get", _pk("dashboard"), lambda p: _organisers(200, p)),
     Action("map page", "get", _pk("map"), lambda p: _organisers(200, p)),
@@ -206,6 +224,8 @@ ACTIONS = [
     Action("register a list", "post", _pk("registrations"), _register,
            data=lambda w: {"enrolment": w.player_place.pk, "army_list": w.player_list.pk}),
     Action("registration", "get", _pk("registration", lambda w: w.registration.pk), _seen),
+    Action("battle", "get", _pk("battle", lambda w: w.battle.pk), _seen, status=Status.RUNNING),
+    Action("challenge", "get", _pk("challenge", lambda w: w.challenge.pk), _seen, status=Status.RUNNING),
     Action("claim page", "get", lambda w: reverse("campaign:claim", args=[w.placeholder.claim_token]),
            lambda _p: _anyone_logged_in(200)),
     # Someone who already has a place is told so on the page (200) and nothing changes.
@@ -228,7 +248,7 @@ def build_world(*, public: bool, status: str) -> World:
     player_list.refresh_from_db()
     Campaign.objects.filter(pk=campaign.pk).update(status=Status.REGISTRATION)
     registration = army_list_register(enrolment=player_place, army_list=player_list, actor=player)
-    EnrolmentFactory(campaign=campaign, player=UserFactory(username="alan"), bloc=Bloc.ALLIES)
+    alan = EnrolmentFactory(campaign=campaign, player=UserFactory(username="alan"), bloc=Bloc.ALLIES)
     applicant = EnrolmentFactory(
         campaign=campaign, player=UserFactory(username="anya"), bloc=Bloc.AXIS, status=EnrolmentStatus.PENDING
     ).player
@@ -255,16 +275,22 @@ def build_world(*, public: bool, status: str) -> World:
         "stranger": UserFactory(username="sasha"),
         "anonymous": None,
     }
+    battle = challenge = None
+    if status == Status.RUNNING:
+        first = Round.objects.create(campaign=campaign, number=1, deadline=timezone.now() + timedelta(days=7))
+        zoo = campaign.sectors.get(key="zoo")
+        battle = Battle.objects.create(
+            campaign=campaign, round=first, sector=zoo, attacker=player_place, defender=alan, mission="breakthrough",
+            points_limit=150, status=BattleStatus.SCHEDULED, source=BattleSource.PAIRING,
+        )  # fmt: skip
+        challenge = Challenge.objects.create(
+            campaign=campaign, round=first, challenger=alan, challenged=player_place, sector=zoo,
+            deadline=first.deadline,
+        )  # fmt: skip
     return World(
-        campaign,
-        people,
-        target,
-        placeholder,
-        UserFactory(username="newbie"),
-        player_place,
-        player_list,
-        registration,
-    )
+        campaign, people, target, placeholder, UserFactory(username="newbie"), player_place, player_list,
+        registration, battle, challenge,
+    )  # fmt: skip
 
 
 CASES = [
@@ -297,7 +323,7 @@ def test_it_answers_each_person_as_the_matrix_says(action: Action, persona: str,
 
 
 def test_it_covers_every_page_and_action_of_the_campaign_urls():
-    world = build_world(public=False, status=Status.REGISTRATION)
+    world = build_world(public=False, status=Status.RUNNING)
 
     covered = {resolve(action.url(world).split("?")[0]).url_name for action in ACTIONS}
 

@@ -28,6 +28,7 @@ def settings_data(campaign: Campaign, **changes: Any) -> dict[str, Any]:
         "resources_held_by": campaign.resources_held_by, "strongpoint_cost": campaign.strongpoint_cost,
         "bunker_cost": campaign.bunker_cost, "income_base": campaign.income_base,
         "max_players_per_bloc": campaign.max_players_per_bloc or "", "unplayed_battles": campaign.unplayed_battles,
+        "max_open_challenges": campaign.max_open_challenges, "challenge_days": campaign.challenge_days,
     }  # fmt: skip
     if campaign.is_public:
         data["is_public"] = "on"

@@ -121,3 +121,24 @@ def test_the_map_of_a_past_round_is_replayed_from_the_log_and_now_equals_the_col
     assert at_start[neutral[0]].owner == "Axis"
     assert now[neutral[0]].owner == "SSU"
     assert now == map_state_now(sectors=sectors_for_map(campaign=campaign))
+
+
+def test_a_player_holds_a_sector_for_their_bloc_and_loses_it_when_it_changes_hands(campaign, organiser):
+    from armies.blocs import Bloc
+    from tests.factories import EnrolmentFactory
+
+    campaign_map_load(campaign=campaign, actor=organiser)
+    axis = EnrolmentFactory(campaign=campaign, bloc=Bloc.AXIS)
+    ssu = EnrolmentFactory(campaign=campaign, bloc=Bloc.SSU)
+    sector_update(campaign=campaign, actor=organiser, key="zoo", changes={"owner": "Axis", "held_by": axis.pk},
+                  reason="taken")  # fmt: skip
+    with pytest.raises(CampaignError) as caught:
+        sector_update(campaign=campaign, actor=organiser, key="zoo", changes={"held_by": ssu.pk}, reason="x")
+    assert caught.value.code == "holder-of-another-bloc"
+
+    sector_update(campaign=campaign, actor=organiser, key="zoo", changes={"owner": "SSU"}, reason="lost")
+
+    assert Sector.objects.get(campaign=campaign, key="zoo").held_by_id is None
+    campaign.refresh_from_db()
+    assert map_state_at(campaign=campaign)["zoo"].held_by is None
+    assert map_state_now(sectors=sectors_for_map(campaign=campaign)) == map_state_at(campaign=campaign)

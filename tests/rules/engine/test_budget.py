@@ -8,11 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rules.engine import EngineInputError, attack_odds, parse_attack_request, resolve_attack
-from rules.engine.budget import ODDS_WORK_BUDGET, check_odds_work, declared_dice, odds_work
+from rules.engine.budget import (
+    ODDS_WORK_BUDGET,
+    _damage_per_hit,
+    _spec,
+    check_odds_work,
+    declared_dice,
+    odds_work,
+)
+from rules.engine.distributions import planned
 from rules.engine.plan import build_plan
 from rules.engine.requests import MAX_COUNT, MAX_ODDS_DICE, MAX_RESOLVE_DICE, TOO_LARGE
 
@@ -140,12 +148,41 @@ ATTACKS = st.builds(
 @settings(max_examples=80, deadline=None)
 @given(ATTACKS)
 def test_more_dice_never_lower_the_estimate(case):
-    """Otherwise a bigger attack could slip under the budget that refuses a smaller one."""
+    """Otherwise a bigger attack could slip under the budget that refuses a smaller one.
+
+    Within one way of computing: where a distribution is worked out whole, more
+    dice always mean more work. Past ``WHOLE_LIMIT`` entries the program
+    computes a truncated distribution instead, which can be smaller for more
+    dice, so the real work drops too (``test_a_truncated_distribution_can_be_less_work``).
+    """
     weapon, target = case
     request = attack(weapon, target=target)
     more = replace(request, weapons=(replace(request.weapons[0], count=request.weapons[0].count + 1),))
+    assume(_computed_whole(more) and _computed_whole(request))
 
     assert odds_work(more, RTZ, build_plan(more, RTZ)) >= odds_work(request, RTZ, build_plan(request, RTZ))
+
+
+def _computed_whole(request: Any) -> bool:
+    plan = build_plan(request, RTZ)
+    return not planned([_spec(w, _damage_per_hit(w)) for w in plan.weapons]).tail
+
+
+def test_a_truncated_distribution_can_be_less_work_and_the_estimate_follows_it():
+    """Found by hypothesis: nine 5/8 guns into a resilient one-point vehicle cost more than ten.
+
+    Nine guns' damage (45 dice of up to 8) is computed whole, 361 entries; ten
+    guns' passes the whole limit and is truncated where its tail is negligible,
+    269 entries: less real work, and a smaller estimate with it.
+    """
+    target = {**TANK, "damage_per_model": 1}
+    nine, ten = (attack(line("5/8", count=count), target=target) for count in (9, 10))
+    sizes = [
+        planned([_spec(w, _damage_per_hit(w)) for w in build_plan(r, RTZ).weapons]).size for r in (nine, ten)
+    ]
+
+    assert sizes == [361, 269]
+    assert odds_work(ten, RTZ, build_plan(ten, RTZ)) < odds_work(nine, RTZ, build_plan(nine, RTZ))
 
 
 def test_the_check_runs_on_estimates_alone():

@@ -60,6 +60,7 @@ def map_state_now(*, sectors: list[Sector]) -> dict[str, SectorState]:
             fortification=Fortification(sector.fortification),
             value=sector.value,
             terrain=Terrain(sector.terrain),
+            held_by=sector.held_by_id,
         )
         for sector in sectors
     }

@@ -1,0 +1,132 @@
+"""Reads for rounds, battles, challenges and the economy: page-shaped querysets, one query each."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet, Sum
+
+from campaign.models import (
+    Battle,
+    BattleStatus,
+    Bye,
+    Campaign,
+    Challenge,
+    ChallengeStatus,
+    Enrolment,
+    FortificationPurchase,
+    ResourceEntry,
+    Round,
+    RoundStatus,
+)
+from campaign.options import ResourceHolder
+
+
+def rounds_for_campaign(*, campaign: Campaign) -> QuerySet[Round]:
+    return Round.objects.filter(campaign=campaign).order_by("-number")
+
+
+def open_round(*, campaign: Campaign) -> Round | None:
+    return Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).first()
+
+
+def round_by_number(*, campaign: Campaign, number: int) -> Round | None:
+    return Round.objects.filter(campaign=campaign, number=number).first()
+
+
+def battles_for_round(*, round: Round, drafts: bool) -> QuerySet[Battle]:
+    """The round's battles with both sides and the sector; ``drafts``: the unpublished pairing too."""
+    rows = Battle.objects.filter(round=round).select_related("attacker__player", "defender__player", "sector")
+    if not drafts:
+        rows = rows.exclude(status=BattleStatus.DRAFT)
+    return rows.order_by("id")
+
+
+def byes_for_round(*, round: Round, drafts: bool) -> QuerySet[Bye]:
+    rows = Bye.objects.filter(round=round).select_related("enrolment__player")
+    if not drafts:
+        rows = rows.filter(published=True)
+    return rows.order_by("id")
+
+
+def battle_for_page(*, campaign: Campaign, pk: int) -> Battle | None:
+    return (
+        Battle.objects.select_related("round", "sector", "attacker__player", "defender__player", "campaign")
+        .filter(campaign=campaign, pk=pk)
+        .first()
+    )
+
+
+def battles_of(*, enrolment: Enrolment) -> QuerySet[Battle]:
+    """A player's published battles, newest round first."""
+    return (
+        Battle.objects.filter(Q(attacker=enrolment) | Q(defender=enrolment))
+        .exclude(status=BattleStatus.DRAFT)
+        .select_related("round", "sector", "attacker__player", "defender__player")
+        .order_by("-round__number", "id")
+    )
+
+
+def challenges_for_campaign(
+    *, campaign: Campaign, round: Round | None = None, open_only: bool = False
+) -> QuerySet[Challenge]:
+    rows = Challenge.objects.filter(campaign=campaign).select_related(
+        "round", "sector", "challenger__player", "challenged__player", "battle"
+    )
+    if round is not None:
+        rows = rows.filter(round=round)
+    if open_only:
+        rows = rows.filter(status=ChallengeStatus.OPEN)
+    return rows.order_by("-created_at")
+
+
+def challenge_for_page(*, campaign: Campaign, pk: int) -> Challenge | None:
+    return challenges_for_campaign(campaign=campaign).filter(pk=pk).first()
+
+
+@dataclass(frozen=True)
+class BalanceLine:
+    bloc: str
+    enrolment: Enrolment | None
+    balance: int
+
+    @property
+    def label(self) -> str:
+        return self.enrolment.display_name if self.enrolment is not None else self.bloc
+
+
+def balances(*, campaign: Campaign) -> list[BalanceLine]:
+    """Every holder's balance, summed in the database (one query, two where resources are per player)."""
+    if campaign.resources_held_by == ResourceHolder.PLAYER:
+        per_player: dict[int, int] = dict(
+            ResourceEntry.objects.filter(campaign=campaign, enrolment__isnull=False)
+            .values_list("enrolment_id")
+            .annotate(total=Sum("amount"))
+            .values_list("enrolment_id", "total")
+        )
+        players = Enrolment.objects.filter(campaign=campaign, pk__in=per_player).select_related("player")
+        return sorted(
+            (BalanceLine(p.bloc, p, int(per_player[p.pk])) for p in players),
+            key=lambda line: (line.bloc, line.label),
+        )
+    per_bloc: dict[str, int] = dict(
+        ResourceEntry.objects.filter(campaign=campaign, enrolment__isnull=True)
+        .values_list("bloc")
+        .annotate(total=Sum("amount"))
+        .values_list("bloc", "total")
+    )
+    return [BalanceLine(bloc, None, int(total)) for bloc, total in sorted(per_bloc.items())]
+
+
+def ledger_entries(*, campaign: Campaign) -> QuerySet[ResourceEntry]:
+    return (
+        ResourceEntry.objects.filter(campaign=campaign)
+        .select_related("enrolment__player", "actor")
+        .order_by("-id")
+    )
+
+
+def purchases_for_campaign(*, campaign: Campaign) -> QuerySet[FortificationPurchase]:
+    return FortificationPurchase.objects.filter(campaign=campaign).select_related(
+        "sector", "bought_by__player"
+    )

@@ -1,0 +1,142 @@
+"""Rounds: open one (with a deadline), close it (settle unplayed battles, pay income), reopen the last.
+
+Each step is one transaction under the campaign row's lock, and the status
+change is a conditional update, so closing twice pays once: the second close
+finds the round already closed and changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign import limits
+from campaign.errors import CampaignConflictError, CampaignError
+from campaign.models import (
+    Battle,
+    BattleStatus,
+    Bye,
+    Campaign,
+    Challenge,
+    ChallengeStatus,
+    LogKind,
+    Round,
+    RoundStatus,
+)
+from campaign.options import Status, UnplayedPolicy
+from campaign.services import notices
+from campaign.services.economy import income_pay, income_reverse
+from campaign.services.log import log_write
+
+
+def _locked(campaign: Campaign) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+def _check_deadline(deadline: datetime) -> None:
+    now = timezone.now()
+    if deadline <= now:
+        raise CampaignError("deadline-past", "the deadline must be in the future", "deadline")
+    if deadline > now + timedelta(days=limits.ROUND_MAX_DAYS):
+        raise CampaignError("deadline-too-far", f"at most {limits.ROUND_MAX_DAYS} days ahead", "deadline")
+
+
+@transaction.atomic
+def round_open(*, campaign: Campaign, actor: Any, deadline: datetime) -> Round:
+    locked = _locked(campaign)
+    if locked.status != Status.RUNNING:
+        raise CampaignConflictError(
+            "campaign-not-running", "rounds are opened while the campaign runs", "status"
+        )
+    if Round.objects.filter(campaign=locked, status=RoundStatus.OPEN).exists():
+        raise CampaignConflictError(
+            "round-already-open", "close the open round before opening the next", "round"
+        )
+    _check_deadline(deadline)
+    number = locked.current_round + 1
+    opened = Round.objects.create(
+        campaign=locked,
+        number=number,
+        deadline=deadline,
+        opened_by=actor,
+        pairing_seed=locked.pk * 1000 + number,
+    )
+    locked.current_round = number
+    locked.save(update_fields=["current_round", "updated_at"])
+    log_write(campaign=locked, kind=LogKind.ROUND_CHANGED, subject=f"round:{number}", actor=actor,
+              field="status", after="open")  # fmt: skip
+    notices.tell_players(
+        campaign=locked, kind=notices.ROUND_OPENED,
+        message=f"Round {number} of {locked.name} is open: battles by {deadline:%d %B %Y}.",
+        link=notices.campaign_link(locked),
+    )  # fmt: skip
+    return opened
+
+
+def open_round(campaign: Campaign) -> Round | None:
+    return Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).first()
+
+
+@transaction.atomic
+def round_close(*, round: Round, actor: Any) -> Round:
+    """Settle the battles nobody played, expire open challenges, pay each holder its income, close."""
+    locked = _locked(round.campaign)
+    closed_at = timezone.now()
+    if not Round.objects.filter(pk=round.pk, status=RoundStatus.OPEN).update(
+        status=RoundStatus.CLOSED, closed_at=closed_at
+    ):
+        raise CampaignConflictError(
+            "round-not-open", f"round {round.number} is already closed: nothing was paid again", "round"
+        )
+    # A pairing never published was never fought: it goes with the round.
+    Battle.objects.filter(round=round, status=BattleStatus.DRAFT).delete()
+    Bye.objects.filter(round=round, published=False).delete()
+    settled = (
+        BattleStatus.FORFEITED if locked.unplayed_battles == UnplayedPolicy.FORFEIT else BattleStatus.UNPLAYED
+    )
+    unplayed = Battle.objects.filter(round=round, status=BattleStatus.SCHEDULED).update(
+        status=settled, settled_by_close=True
+    )
+    Challenge.objects.filter(round=round, status=ChallengeStatus.OPEN).update(
+        status=ChallengeStatus.EXPIRED, answered_at=closed_at
+    )
+    paid = income_pay(campaign=locked, closing=round, actor=actor)
+    round.refresh_from_db()
+    log_write(campaign=locked, kind=LogKind.ROUND_CHANGED, subject=f"round:{round.number}", actor=actor,
+              field="status", before="open",
+              after={"status": "closed", "unplayed": unplayed, "income": sum(e.amount for e in paid)})  # fmt: skip
+    notices.tell_players(
+        campaign=locked, kind=notices.ROUND_CLOSED,
+        message=f"Round {round.number} of {locked.name} is closed; income is paid.",
+        link=notices.campaign_link(locked),
+    )  # fmt: skip
+    return round
+
+
+@transaction.atomic
+def round_reopen(*, round: Round, actor: Any, reason: str) -> Round:
+    """Reopen the last closed round to fix a mistake: what closing paid is reversed by new entries."""
+    locked = _locked(round.campaign)
+    reason = (reason or "").strip()
+    if not reason:
+        raise CampaignError("reason-required", "say why the round is reopened: the log shows it", "reason")
+    if locked.status != Status.RUNNING:
+        raise CampaignConflictError("campaign-not-running", "rounds change while the campaign runs", "status")
+    latest = Round.objects.filter(campaign=locked).order_by("-number").first()
+    if latest is None or latest.pk != round.pk:
+        raise CampaignConflictError("not-the-last-round", "only the last round can be reopened", "round")
+    round.refresh_from_db()
+    if round.status != RoundStatus.CLOSED:
+        raise CampaignConflictError("round-not-closed", f"round {round.number} is open", "round")
+    income_reverse(campaign=locked, closing=round, actor=actor)
+    Battle.objects.filter(round=round, settled_by_close=True).update(
+        status=BattleStatus.SCHEDULED, settled_by_close=False
+    )
+    Round.objects.filter(pk=round.pk).update(status=RoundStatus.OPEN, closed_at=None)
+    round.refresh_from_db()
+    log_write(campaign=locked, kind=LogKind.ROUND_CHANGED, subject=f"round:{round.number}", actor=actor,
+              field="status", before="closed", after="open", reason=reason[: limits.REASON_MAX_LENGTH])  # fmt: skip
+    return round
