@@ -19,6 +19,7 @@ DEMO_USERS = [
     ("ivan", "Ivan (SSU)", False),
     ("greta", "Greta (Axis)", False),
     ("otto", "Otto (Axis)", False),
+    ("lena", "Lena (joined late)", False),
 ]
 
 

@@ -6,8 +6,16 @@ from django.core.management import call_command
 from accounts.models import User
 from armies.models import ArmyList, Catalogue
 from armies.selectors import army_list_verdict
-from campaign.models import Campaign, EnrolmentStatus, Registration
+from campaign.models import (
+    BattleStatus,
+    Campaign,
+    ChallengeStatus,
+    EnrolmentStatus,
+    Registration,
+    RoundStatus,
+)
 from campaign.options import Status
+from campaign.selectors.rounds import balances
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +25,7 @@ def test_it_loads_the_demo_data_and_can_run_again_without_duplicating_it():
     call_command("seed_demo")
 
     assert User.objects.filter(username__in=["organiser", "anna", "boris", "karl"]).count() == 4
-    assert User.objects.count() == 10
+    assert User.objects.count() == 11
     assert Campaign.objects.count() == 1
     assert Catalogue.objects.get().name == "Zverograd Demo"
     assert ArmyList.objects.count() == 10
@@ -42,10 +50,25 @@ def test_it_runs_a_demo_campaign_on_the_default_map_with_nine_registered_players
     assert campaign.status == Status.RUNNING
     assert campaign.is_public
     assert campaign.sectors.count() >= 12
-    admitted = campaign.enrolments.filter(status=EnrolmentStatus.ADMITTED)
-    assert admitted.count() == 9
-    assert {e.bloc for e in admitted} == {"Allies", "Axis", "SSU"}
-    assert all(e.registrations.filter(superseded_by__isnull=True).exists() for e in admitted)
+    registered = campaign.enrolments.filter(
+        status=EnrolmentStatus.ADMITTED, registrations__isnull=False
+    ).distinct()
+    assert registered.count() == 9
+    assert {e.bloc for e in registered} == {"Allies", "Axis", "SSU"}
+
+
+def test_the_demo_campaign_has_a_closed_round_an_open_one_a_fortification_and_a_challenge():
+    call_command("seed_demo")
+
+    campaign = Campaign.objects.get()
+    first, second = campaign.rounds.order_by("number")
+    assert (first.status, second.status) == (RoundStatus.CLOSED, RoundStatus.OPEN)
+    assert second.pairings_published_at is not None
+    assert second.battles.filter(status=BattleStatus.SCHEDULED).count() == 4
+    assert all(line.balance > 0 for line in balances(campaign=campaign))
+    assert campaign.purchases.count() == 1
+    assert campaign.sectors.exclude(fortification="none").exclude(headquarters_of__gt="").count() == 1
+    assert campaign.challenges.filter(status=ChallengeStatus.OPEN).count() == 1
 
 
 def test_it_gathers_the_demo_data_from_each_app_in_dependency_order():
