@@ -24,3 +24,4 @@ ROUND_MAX_DAYS = 90  # a round's deadline is at most this far ahead
 MAX_OPEN_CHALLENGES = 10  # the most a campaign may let a player have open in a round
 CHALLENGE_DAYS_MAX = 30
 MAX_PLAYERS_TO_PAIR = 2_000
+REPORT_CONFIRM_HOURS_MAX = 24 * 30

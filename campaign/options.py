@@ -68,5 +68,6 @@ SETTING_HELP: dict[str, str] = {
 
 # Settings that decide results: fixed once the campaign runs, so standings never change under players.
 LOCKED_WHEN_RUNNING: frozenset[str] = frozenset(
-    {"catalogue", "points_win", "points_draw", "points_loss", "tiebreakers", "ruleset", "resources_held_by"}
-)
+    {"catalogue", "points_win", "points_draw", "points_loss", "tiebreakers", "ruleset", "resources_held_by",
+     "award_win", "award_draw"}
+)  # fmt: skip

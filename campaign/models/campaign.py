@@ -59,6 +59,15 @@ class Campaign(models.Model):
     )
     max_open_challenges = models.PositiveSmallIntegerField(default=1)
     challenge_days = models.PositiveSmallIntegerField(default=3)
+    # Battle reports: hours an opponent has to confirm or dispute before the report is confirmed for them,
+    # resource points a win (or each side of a draw) earns, and whether players see results only once
+    # their round closes (so the front line moves for everyone at once).
+    report_confirm_hours = models.PositiveSmallIntegerField(default=72)
+    award_win = models.PositiveSmallIntegerField(default=1)
+    award_draw = models.PositiveSmallIntegerField(default=0)
+    hide_results_until_close = models.BooleanField(default=False)
+    # Bumped in the transaction of every change to a result; the standings job records what it computed.
+    results_version = models.PositiveIntegerField(default=0)
 
     # The map as loaded (the documented map format): its sectors' starting state.
     # The state at any later moment is this replayed with the sector log.

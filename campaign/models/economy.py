@@ -43,6 +43,10 @@ class ResourceEntry(models.Model):
     paid_by_closing = models.ForeignKey(
         Round, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    # The battle whose confirmed result paid this award.
+    battle = models.ForeignKey(
+        "campaign.Battle", on_delete=models.PROTECT, null=True, blank=True, related_name="awards"
+    )
     reverses = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
     )

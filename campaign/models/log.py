@@ -30,6 +30,8 @@ class LogKind(models.TextChoices):
     ENROLMENT_CHANGED = "enrolment-changed", "Enrolment changed"
     LIST_REGISTERED = "list-registered", "List registered"
     ROUND_CHANGED = "round-changed", "Round opened or closed"
+    REPORT_CHANGED = "report-changed", "Battle report"
+    RESULT_RECORDED = "result-recorded", "Battle result"
     PAIRING_CHANGED = "pairing-changed", "Pairings changed"
     BATTLE_CHANGED = "battle-changed", "Battle changed"
     CHALLENGE_CHANGED = "challenge-changed", "Challenge changed"
@@ -52,6 +54,9 @@ class LogEntry(models.Model):
     round_number = models.PositiveSmallIntegerField(default=0)
     # The map a sector entry belongs to (a map loaded anew starts a new log of its sectors).
     map_version = models.PositiveIntegerField(default=0)
+    # Why a sector changed: "" an organiser's edit, "purchase" a fortification bought, "result" derived
+    # from the confirmed battle results (campaign.services.results recomputes those; a replay skips them).
+    cause = models.CharField(max_length=12, blank=True)
 
     class Meta:
         ordering = ["campaign", "id"]

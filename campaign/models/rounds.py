@@ -79,6 +79,16 @@ class Battle(models.Model):
     notes = models.JSONField(default=list, blank=True)
     # Settled as not played (or forfeited) by closing its round: reopening the round undoes exactly these.
     settled_by_close = models.BooleanField(default=False)
+    # The confirmed result, as the battle report judged it (campaign.services.results records it):
+    # {"winner": "attacker"|"defender"|None, "draw", "decided_by", "victory_points", "ap_destroyed"}.
+    result = models.JSONField(null=True, blank=True)
+    winner = models.ForeignKey(
+        Enrolment, on_delete=models.PROTECT, null=True, blank=True, related_name="battles_won"
+    )
+    # Where the result stands among the campaign's changes: the id of the log entry that first recorded
+    # it. A replay applies it there, whatever was amended or voided since.
+    result_order = models.PositiveBigIntegerField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
 

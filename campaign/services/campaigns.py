@@ -119,6 +119,10 @@ SETTINGS: dict[str, Checker] = {
     "unplayed_battles": _choice("unplayed_battles", UnplayedPolicy),
     "max_open_challenges": _whole("max_open_challenges", 0, limits.MAX_OPEN_CHALLENGES),
     "challenge_days": _whole("challenge_days", 1, limits.CHALLENGE_DAYS_MAX),
+    "report_confirm_hours": _whole("report_confirm_hours", 1, limits.REPORT_CONFIRM_HOURS_MAX),
+    "award_win": _whole("award_win", 0, limits.RESOURCE_COST_MAX),
+    "award_draw": _whole("award_draw", 0, limits.RESOURCE_COST_MAX),
+    "hide_results_until_close": _flag("hide_results_until_close"),
 }
 
 

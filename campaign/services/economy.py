@@ -193,7 +193,7 @@ def fortification_buy(
         round_number=locked.current_round,
     )  # fmt: skip
     sector_update(campaign=locked, actor=actor, key=sector.key, changes={"fortification": kind},
-                  reason=f"{what}, bought by {buyer.display_name} for {cost}")  # fmt: skip
+                  reason=f"{what}, bought by {buyer.display_name} for {cost}", cause="purchase")  # fmt: skip
     return purchase
 
 

@@ -17,6 +17,7 @@ def log_write(
     before: Any = None,
     after: Any = None,
     reason: str = "",
+    cause: str = "",
 ) -> LogEntry:
     """Append one entry. ``actor`` is the user who acted (None: the site itself, e.g. a beat job)."""
     return LogEntry.objects.create(
@@ -30,4 +31,5 @@ def log_write(
         reason=reason,
         round_number=campaign.current_round,
         map_version=campaign.map_version,
+        cause=cause,
     )

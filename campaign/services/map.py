@@ -88,7 +88,7 @@ def campaign_map_load(
 
 @transaction.atomic
 def sector_update(
-    *, campaign: Campaign, actor: Any, key: str, changes: Mapping[str, Any], reason: str
+    *, campaign: Campaign, actor: Any, key: str, changes: Mapping[str, Any], reason: str, cause: str = ""
 ) -> Sector:
     """Change a sector's holder, fortification, value or terrain; each changed part is logged with why."""
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -125,7 +125,7 @@ def sector_update(
             continue
         setattr(sector, column, (stored or None) if column == "held_by_id" else stored)
         log_write(campaign=locked, kind=LogKind.SECTOR_CHANGED, subject=f"sector:{key}", actor=actor, field=field,
-                  before=before, after=stored, reason=reason)  # fmt: skip
+                  before=before, after=stored, reason=reason, cause=cause)  # fmt: skip
     _check_holder(locked, sector)
     sector.save()
     return sector

@@ -51,6 +51,11 @@ def tell_players(*, campaign: Campaign, kind: str, message: str, link: str = "")
     tell(enrolments=places, kind=kind, message=message, link=link)
 
 
+def tell_organisers(*, campaign: Campaign, kind: str, message: str, link: str = "") -> None:
+    users = [campaign.organiser, *(row.user for row in campaign.co_organisers.select_related("user"))]
+    notify(users=users, kind=kind, message=message[:MESSAGE_MAX_LENGTH], link=link)
+
+
 def campaign_link(campaign: Campaign) -> str:
     return reverse("campaign:detail", args=[campaign.pk])
 

@@ -234,6 +234,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 300.0,
         "options": {"expires": 300.0},
     },
+    "autoconfirm-reports": {
+        "task": "battles.tasks.reports_autoconfirm",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
+    },
     "expire-challenges": {
         "task": "campaign.tasks.challenges_expire",
         "schedule": 300.0,

@@ -1,0 +1,343 @@
+"""The report workflow: submit, confirm or dispute, resolve, enter; each status change one conditional update.
+
+Of two people acting on a report at once, one wins and the other gets a
+conflict (409): the change of status is a single UPDATE from the status it
+must have, so confirming twice applies nothing twice. Every change is written
+to the campaign's log and tells the players concerned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import DurationField, ExpressionWrapper, F
+from django.utils import timezone
+
+from battles import judging
+from battles.models import REASON_MAX_LENGTH, BattleReport, Ending, ReportStatus, Resolution
+from battles.notices import REPORT_CONFIRMED, REPORT_DISPUTED, REPORT_RESOLVED, REPORT_WAITING, report_link
+from campaign.battle_terms import battle_list_check, battle_mission
+from campaign.engine.map import Fortification
+from campaign.models import Battle, BattleStatus, Campaign, LogKind, Registration
+from campaign.services import notices
+from campaign.services.log import log_write
+from campaign.services.results import battle_result_record, battle_result_revoke
+from core.errors import ConflictError, DomainError, FieldProblem
+
+SIDES = ("attacker", "defender")
+
+
+class ReportConflictError(ConflictError):
+    """The report or the battle changed under the caller: nothing was done (409)."""
+
+
+@dataclass(frozen=True)
+class SideInput:
+    lost: Sequence[str] = ()
+    reserves: Sequence[str] = ()
+    objective: bool = False
+    scenario_vp: int = 0
+
+
+@dataclass(frozen=True)
+class ReportInput:
+    attacker_registration: Registration
+    defender_registration: Registration
+    turns: int
+    ending: str
+    attacker: SideInput
+    defender: SideInput
+    fortification: str = Fortification.NONE
+    conceded_by: str | None = None
+
+
+def _entries(registration: Registration) -> list[judging.Entry]:
+    cards = {card["key"]: card for card in registration.profiles}
+    return [
+        judging.Entry(
+            id=row["entry_id"],
+            name=cards.get(row["unit"], {}).get("name", row["unit"]),
+            paid_ap=int(row["paid_ap"]),
+            hero=bool(cards.get(row["unit"], {}).get("hero")),
+            strongpoint_unit=bool(cards.get(row["unit"], {}).get("strongpoint_unit")),
+        )
+        for row in registration.costs.get("entries", [])
+    ]
+
+
+def _judge(battle: Battle, data: ReportInput) -> judging.Judgement:
+    """Check the report against the battle (lists, mission, fortification) and judge it."""
+    problems: list[FieldProblem] = []
+    mission = battle_mission(battle)
+    places = {"attacker": battle.attacker, "defender": battle.defender}
+    registrations = {"attacker": data.attacker_registration, "defender": data.defender_registration}
+    for side in SIDES:
+        registration = registrations[side]
+        if registration.enrolment_id != places[side].pk or registration.campaign_id != battle.campaign_id:
+            problems.append(FieldProblem(f"{side}_registration", "not-their-list",
+                                         f"the {side} fought with a list registered for their own place"))  # fmt: skip
+            continue
+        verdict = battle_list_check(battle=battle, side=side, registration=registration)  # type: ignore[arg-type]
+        if verdict.errors:
+            shown = "; ".join(f"{p.message} [{p.code}]" for p in verdict.errors[:3])
+            problems.append(FieldProblem(f"{side}_registration", "list-not-legal-for-battle",
+                                         f"{registration.name} breaks the battle's terms: {shown}"))  # fmt: skip
+    try:
+        fielded = Fortification(data.fortification)
+    except ValueError:
+        fielded = None
+    if fielded is None or not mission.allows(fielded):
+        problems.append(FieldProblem("fortification", "fortification-not-allowed",
+                                     f"the {mission.name} mission lets the defender field at most "
+                                     f"{mission.defender_fortification.value}"))  # fmt: skip
+    if data.ending not in Ending.values:
+        problems.append(
+            FieldProblem("ending", "invalid-choice", f"must be one of {', '.join(Ending.values)}")
+        )
+    if problems:
+        raise judging.ReportError(problems)
+    facts = judging.ReportFacts(
+        attacker=judging.SideFacts(_entries(data.attacker_registration), tuple(data.attacker.lost),
+                                   tuple(data.attacker.reserves), data.attacker.objective, data.attacker.scenario_vp),
+        defender=judging.SideFacts(_entries(data.defender_registration), tuple(data.defender.lost),
+                                   tuple(data.defender.reserves), data.defender.objective, data.defender.scenario_vp),
+        turns=data.turns, ending=judging.Ending(data.ending), conceded_by=data.conceded_by,
+    )  # fmt: skip
+    reserves = {"attacker": mission.attacker_reserves, "defender": mission.defender_reserves}
+    return judging.judge_report(facts, turn_limit=mission.turn_limit, reserve_limits=reserves)
+
+
+def _sides(data: ReportInput) -> dict[str, Any]:
+    return {
+        side: {
+            "lost": list(part.lost),
+            "reserves": list(part.reserves),
+            "objective": part.objective,
+            "scenario_vp": part.scenario_vp,
+        }
+        for side, part in (("attacker", data.attacker), ("defender", data.defender))
+    }
+
+
+def _facts(report: BattleReport, data: ReportInput, judgement: judging.Judgement) -> None:
+    report.attacker_registration = data.attacker_registration
+    report.defender_registration = data.defender_registration
+    report.fortification = data.fortification
+    report.turns = data.turns
+    report.ending = data.ending
+    report.conceded_by = data.conceded_by or ""
+    report.sides = _sides(data)
+    report.judgement = judgement.to_dict()
+
+
+def _result(report: BattleReport) -> dict[str, Any]:
+    judgement = report.judgement
+    keys = ("winner", "draw", "decided_by", "victory_points", "ap_destroyed")
+    return {key: judgement[key] for key in keys}
+
+
+def _log(report: BattleReport, actor: Any, before: str, after: str, reason: str = "") -> None:
+    log_write(campaign=report.campaign, kind=LogKind.REPORT_CHANGED, subject=f"battle:{report.battle_id}",
+              actor=actor, field="status", before=before,
+              after={"status": after, "judgement": report.judgement}, reason=reason[:REASON_MAX_LENGTH])  # fmt: skip
+
+
+def _lock(battle: Battle) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+
+
+def _move(report: BattleReport, frm: set[str], to: str, **changes: Any) -> None:
+    if not BattleReport.objects.filter(pk=report.pk, status__in=frm).update(status=to, **changes):
+        report.refresh_from_db()
+        raise ReportConflictError(
+            "report-changed",
+            f"the report is {report.get_status_display().lower()} now: nothing was done",
+            "status",
+        )
+    report.refresh_from_db()
+
+
+def _tell_sides(report: BattleReport, kind: str, message: str) -> None:
+    battle = report.battle
+    notices.tell(
+        enrolments=[battle.attacker, battle.defender], kind=kind, message=message, link=report_link(report)
+    )
+
+
+@transaction.atomic
+def report_submit(*, battle: Battle, actor: Any, side: str, data: ReportInput) -> BattleReport:
+    """Report a scheduled battle for ``side`` (the caller checked the actor may act for it)."""
+    _lock(battle)
+    battle = Battle.objects.select_related("campaign", "round", "sector", "attacker", "defender").get(
+        pk=battle.pk
+    )
+    if side not in SIDES:
+        raise DomainError("invalid", "a report is made by the attacker or the defender", "side")
+    if not battle.round.is_open:
+        raise ReportConflictError("round-closed", "the battle's round is closed: ask an organiser", "battle")
+    judgement = _judge(battle, data)
+    if not Battle.objects.filter(pk=battle.pk, status=BattleStatus.SCHEDULED).update(
+        status=BattleStatus.REPORTED
+    ):
+        battle.refresh_from_db()
+        raise ReportConflictError(
+            "already-reported",
+            f"this battle is {battle.get_status_display().lower()}: report it only once",
+            "battle",
+        )
+    report = BattleReport(battle=battle, campaign=battle.campaign, submitted_by=getattr(battle, side))
+    _facts(report, data, judgement)
+    report.save()
+    _log(report, actor, "", ReportStatus.SUBMITTED)
+    other = battle.defender if side == "attacker" else battle.attacker
+    notices.tell(enrolments=[other], kind=REPORT_WAITING,
+                 message=f"{getattr(battle, side).display_name} reported your battle: confirm or dispute it.",
+                 link=report_link(report))  # fmt: skip
+    return report
+
+
+@transaction.atomic
+def report_confirm(*, report: BattleReport, actor: Any, automatic: bool = False) -> BattleReport:
+    """The opponent agrees: the result is recorded and the campaign moves on (once, whoever races)."""
+    _lock(report.battle)
+    by = actor if getattr(actor, "is_authenticated", False) else None
+    _move(report, {ReportStatus.SUBMITTED}, ReportStatus.CONFIRMED, confirmed_at=timezone.now(), confirmed_by=by,
+          auto_confirmed=automatic)  # fmt: skip
+    how = "confirmed for the opponent after the deadline" if automatic else "confirmed"
+    battle_result_record(battle=report.battle, result=_result(report), actor=actor, reason=f"report {how}")
+    _log(report, actor, ReportStatus.SUBMITTED, ReportStatus.CONFIRMED, how)
+    _tell_sides(report, REPORT_CONFIRMED, f"The report of your battle is {how}.")
+    return report
+
+
+@transaction.atomic
+def report_dispute(*, report: BattleReport, actor: Any, reason: str) -> BattleReport:
+    _lock(report.battle)
+    reason = (reason or "").strip()
+    if not reason:
+        raise DomainError("reason-required", "say what is wrong with the report", "reason")
+    if len(reason) > REASON_MAX_LENGTH:
+        raise DomainError("too-long", f"at most {REASON_MAX_LENGTH} characters", "reason")
+    _move(
+        report,
+        {ReportStatus.SUBMITTED},
+        ReportStatus.DISPUTED,
+        dispute_reason=reason,
+        disputed_at=timezone.now(),
+    )
+    _log(report, actor, ReportStatus.SUBMITTED, ReportStatus.DISPUTED, reason)
+    _tell_sides(report, REPORT_DISPUTED, f"The report of your battle is disputed: {reason}")
+    notices.tell_organisers(campaign=report.campaign, kind=REPORT_DISPUTED,
+                            message=f"A battle report is disputed: {reason}", link=report_link(report))  # fmt: skip
+    return report
+
+
+_APPLIED = {ReportStatus.CONFIRMED, ReportStatus.RESOLVED}
+
+
+@transaction.atomic
+def report_resolve(
+    *, report: BattleReport, actor: Any, decision: str, reason: str, data: ReportInput | None = None
+) -> BattleReport:
+    """An organiser accepts, amends or voids a report (disputed, waiting, or already confirmed: with a reason)."""
+    _lock(report.battle)
+    report.refresh_from_db()
+    reason = (reason or "").strip()
+    if not reason:
+        raise DomainError("reason-required", "say why: the campaign's timeline shows it", "reason")
+    if len(reason) > REASON_MAX_LENGTH:
+        raise DomainError("too-long", f"at most {REASON_MAX_LENGTH} characters", "reason")
+    if decision not in (Resolution.ACCEPTED, Resolution.AMENDED, Resolution.VOIDED):
+        raise DomainError("invalid-choice", "accept, amend or void", "decision")
+    before = report.status
+    applied = before in _APPLIED and report.battle.status == BattleStatus.CONFIRMED
+    judgement = None
+    if decision == Resolution.AMENDED:
+        if data is None:
+            raise DomainError("required", "an amendment says what the report should be", "report")
+        judgement = _judge(Battle.objects.select_related("campaign", "round", "sector", "attacker", "defender")
+                           .get(pk=report.battle_id), data)  # fmt: skip
+    to = ReportStatus.VOID if decision == Resolution.VOIDED else ReportStatus.RESOLVED
+    _move(report, {before}, to, resolution=decision, resolution_reason=reason, resolved_at=timezone.now(),
+          resolved_by=actor if getattr(actor, "is_authenticated", False) else None)  # fmt: skip
+    if judgement is not None and data is not None:
+        _facts(report, data, judgement)
+        report.save()
+    battle = report.battle
+    if applied:
+        back_to = BattleStatus.VOID if decision == Resolution.VOIDED else BattleStatus.REPORTED
+        battle_result_revoke(battle=battle, actor=actor, reason=reason, to=back_to)
+    elif decision == Resolution.VOIDED:
+        Battle.objects.filter(pk=battle.pk).update(status=BattleStatus.VOID)
+    if decision != Resolution.VOIDED:
+        battle.refresh_from_db()
+        battle_result_record(
+            battle=battle, result=_result(report), actor=actor, reason=f"{decision}: {reason}"
+        )
+    _log(report, actor, before, to, reason)
+    _tell_sides(report, REPORT_RESOLVED, f"An organiser {decision} the report of your battle: {reason}")
+    return report
+
+
+@transaction.atomic
+def report_enter(*, battle: Battle, actor: Any, data: ReportInput, reason: str) -> BattleReport:
+    """An organiser enters a battle's result directly (a club night's paper slip, a placeholder's battle)."""
+    _lock(battle)
+    battle = Battle.objects.select_related("campaign", "round", "sector", "attacker", "defender").get(
+        pk=battle.pk
+    )
+    reason = (reason or "").strip() or "entered by an organiser"
+    judgement = _judge(battle, data)
+    if not Battle.objects.filter(pk=battle.pk, status=BattleStatus.SCHEDULED).update(
+        status=BattleStatus.REPORTED
+    ):
+        raise ReportConflictError(
+            "already-reported", "this battle already has a report: resolve that one", "battle"
+        )
+    report = BattleReport(battle=battle, campaign=battle.campaign, submitted_by=battle.attacker,
+                          status=ReportStatus.RESOLVED, resolution=Resolution.ENTERED,
+                          resolution_reason=reason[:REASON_MAX_LENGTH], resolved_at=timezone.now(),
+                          resolved_by=actor if getattr(actor, "is_authenticated", False) else None)  # fmt: skip
+    _facts(report, data, judgement)
+    report.save()
+    battle.refresh_from_db()
+    battle_result_record(battle=battle, result=_result(report), actor=actor, reason=reason)
+    _log(report, actor, "", ReportStatus.RESOLVED, reason)
+    _tell_sides(report, REPORT_RESOLVED, f"An organiser entered the result of your battle: {reason}")
+    return report
+
+
+def reports_overdue(*, now: Any = None) -> list[int]:
+    """Reports waiting longer than their campaign lets the opponent take to answer."""
+    waited = ExpressionWrapper((now or timezone.now()) - F("submitted_at"), output_field=DurationField())
+    rows = BattleReport.objects.filter(status=ReportStatus.SUBMITTED).annotate(waited=waited)
+    return [
+        row.pk
+        for row in rows.select_related("campaign")
+        if row.waited >= timedelta(hours=row.campaign.report_confirm_hours)
+    ]
+
+
+def reports_autoconfirm(*, now: Any = None) -> int:
+    """Confirm every overdue report for its silent opponent (the beat job); returns how many."""
+    done = 0
+    for pk in reports_overdue(now=now):
+        try:
+            report_confirm(
+                report=BattleReport.objects.select_related("battle").get(pk=pk), actor=None, automatic=True
+            )
+            done += 1
+        except ReportConflictError:
+            continue  # answered meanwhile
+    return done
+
+
+def side_input(data: Mapping[str, Any]) -> SideInput:
+    return SideInput(
+        lost=tuple(data.get("lost", ())), reserves=tuple(data.get("reserves", ())),
+        objective=bool(data.get("objective", False)), scenario_vp=int(data.get("scenario_vp", 0)),
+    )  # fmt: skip

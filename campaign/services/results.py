@@ -1,0 +1,193 @@
+"""Battle results and what they change: the sector, the fortification there, the resource awards.
+
+The battles app records a confirmed (or amended, or voided) result here, in
+the confirmation's transaction. What the results do to the map is never
+patched step by step: after every change the sectors are recomputed from a
+replay of the campaign's history (``campaign_state_replay``) and only the
+differences are written, as sector log entries with the cause "result". So
+the map after any sequence of confirmations, amendments and voids is, by
+construction, what replaying the confirmed results gives; ``campaign_check``
+(and ``manage.py replay_campaign``) compares the two and the ledger too.
+
+The replay: start from the map as loaded; walk the log in order, applying
+every sector change an organiser or a purchase made (changes with the cause
+"result" are derived, so skipped) and, at the entry that first recorded it,
+each battle's result if the battle is still confirmed: an attacker's win
+moves the sector to the attacker's bloc (and, where resources are per player,
+to the attacker), keeping its fortification, which falls to the winner; a
+headquarters never changes hands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.db.models import F, Sum
+from django.utils import timezone
+
+from armies.blocs import Bloc
+from campaign.engine.map import SectorState, apply_change
+from campaign.models import (
+    Battle,
+    BattleStatus,
+    Campaign,
+    EntryKind,
+    LogEntry,
+    LogKind,
+    ResourceEntry,
+)
+from campaign.options import ResourceHolder
+from campaign.selectors import campaign_map, map_state_now, sectors_for_map
+from campaign.services.economy import Holder, holder_of
+from campaign.services.log import log_write
+from campaign.services.map import sector_update
+
+RESULT = "result"
+_CONFIRMED = BattleStatus.CONFIRMED
+
+
+def _bump(campaign: Campaign) -> None:
+    Campaign.objects.filter(pk=campaign.pk).update(results_version=F("results_version") + 1)
+
+
+def _awards(campaign: Campaign, battle: Battle) -> list[tuple[Holder, int]]:
+    result = battle.result or {}
+    sides = {"attacker": battle.attacker, "defender": battle.defender}
+    if result.get("draw"):
+        return [(holder_of(campaign, place), campaign.award_draw) for place in sides.values()]
+    winner = result.get("winner")
+    return [(holder_of(campaign, sides[winner]), campaign.award_win)] if winner in sides else []
+
+
+def battle_result_record(*, battle: Battle, result: dict[str, Any], actor: Any, reason: str) -> Battle:
+    """Record ``battle``'s confirmed result and apply what it changes (the caller holds the campaign's lock)."""
+    campaign = Campaign.objects.get(pk=battle.campaign_id)
+    sides = {"attacker": battle.attacker, "defender": battle.defender}
+    battle.result = result
+    battle.winner = sides.get(result.get("winner") or "")
+    battle.status = _CONFIRMED
+    battle.confirmed_at = timezone.now()
+    marker = log_write(campaign=campaign, kind=LogKind.RESULT_RECORDED, subject=f"battle:{battle.pk}", actor=actor,
+                       after=result, reason=reason)  # fmt: skip
+    if battle.result_order is None:
+        battle.result_order = marker.pk
+    battle.save(update_fields=["result", "winner", "status", "confirmed_at", "result_order"])
+    for holder, amount in _awards(campaign, battle):
+        if amount:
+            ResourceEntry.objects.create(
+                campaign=campaign, bloc=holder.bloc if holder.enrolment is None else "", enrolment=holder.enrolment,
+                amount=amount, kind=EntryKind.AWARD, reason=f"Award for battle {battle.pk}: {reason}"[:500],
+                round_number=battle.round.number, battle=battle,
+                actor=actor if getattr(actor, "is_authenticated", False) else None,
+            )  # fmt: skip
+    _bump(campaign)
+    campaign_map_recompute(campaign=campaign, actor=actor, reason=f"battle {battle.pk}: {reason}")
+    return battle
+
+
+def battle_result_revoke(*, battle: Battle, actor: Any, reason: str, to: BattleStatus) -> Battle:
+    """Take a confirmed result back (an amendment or a void): awards reversed, the map recomputed."""
+    campaign = Campaign.objects.get(pk=battle.campaign_id)
+    for entry in ResourceEntry.objects.filter(battle=battle, kind=EntryKind.AWARD, reversed_by__isnull=True):
+        ResourceEntry.objects.create(
+            campaign=campaign, bloc=entry.bloc, enrolment=entry.enrolment, amount=-entry.amount,
+            kind=EntryKind.REVERSAL, reason=f"Battle {battle.pk} result taken back: {reason}"[:500],
+            round_number=campaign.current_round, battle=battle, reverses=entry,
+            actor=actor if getattr(actor, "is_authenticated", False) else None,
+        )  # fmt: skip
+    battle.status = to
+    battle.result = None
+    battle.winner = None
+    battle.confirmed_at = None
+    battle.save(update_fields=["status", "result", "winner", "confirmed_at"])
+    log_write(campaign=campaign, kind=LogKind.RESULT_RECORDED, subject=f"battle:{battle.pk}", actor=actor,
+              before="confirmed", after=str(to), reason=reason)  # fmt: skip
+    _bump(campaign)
+    campaign_map_recompute(campaign=campaign, actor=actor, reason=f"battle {battle.pk}: {reason}")
+    return battle
+
+
+def campaign_state_replay(*, campaign: Campaign) -> dict[str, SectorState]:
+    """The sectors as the campaign's history says they should be (see the module docstring)."""
+    zmap = campaign_map(campaign=campaign)
+    state = zmap.initial_state()
+    confirmed = {
+        b.result_order: b
+        for b in Battle.objects.filter(
+            campaign=campaign, status=_CONFIRMED, result_order__isnull=False
+        ).select_related("sector", "attacker")
+    }
+    player_mode = campaign.resources_held_by == ResourceHolder.PLAYER
+    entries = LogEntry.objects.filter(campaign=campaign, map_version=campaign.map_version).filter(
+        kind__in=[LogKind.SECTOR_CHANGED, LogKind.RESULT_RECORDED]
+    )
+    for entry in entries.order_by("id").only("id", "kind", "subject", "field", "after", "cause"):
+        if entry.kind == LogKind.SECTOR_CHANGED:
+            if entry.cause != RESULT:
+                key = entry.subject.removeprefix("sector:")
+                state[key] = apply_change(state[key], entry.field, None if entry.after == "" else entry.after)
+            continue
+        battle = confirmed.get(entry.id)
+        if battle is None or battle.sector is None or (battle.result or {}).get("winner") != "attacker":
+            continue
+        key = battle.sector.key
+        if zmap.is_headquarters(key):
+            continue
+        state[key] = replace(
+            state[key], owner=Bloc(battle.attacker.bloc), held_by=battle.attacker_id if player_mode else None
+        )
+    return state
+
+
+def campaign_map_recompute(*, campaign: Campaign, actor: Any, reason: str) -> int:
+    """Write the differences between the sectors and the replay as derived changes; returns how many."""
+    expected = campaign_state_replay(campaign=campaign)
+    current = map_state_now(sectors=sectors_for_map(campaign=campaign))
+    written = 0
+    for key, want in expected.items():
+        have = current[key]
+        changes: dict[str, Any] = {}
+        if have.owner != want.owner:
+            changes["owner"] = want.owner.value if want.owner else ""
+        if have.held_by != want.held_by:
+            changes["held_by"] = want.held_by or ""
+        if have.fortification != want.fortification:
+            changes["fortification"] = want.fortification.value
+        if have.value != want.value:
+            changes["value"] = want.value
+        if have.terrain != want.terrain:
+            changes["terrain"] = want.terrain.value
+        if changes:
+            sector_update(
+                campaign=campaign, actor=actor, key=key, changes=changes, reason=reason, cause=RESULT
+            )
+            written += len(changes)
+    return written
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    sector_differences: list[str]
+    ledger_differences: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.sector_differences and not self.ledger_differences
+
+
+def campaign_check(*, campaign: Campaign) -> CheckReport:
+    """Compare the campaign's state with a replay of its history: the sectors and the awards paid."""
+    expected = campaign_state_replay(campaign=campaign)
+    current = map_state_now(sectors=sectors_for_map(campaign=campaign))
+    sectors = [f"{key}: is {current[key]}, the history gives {expected[key]}" for key in expected
+               if current[key] != expected[key]]  # fmt: skip
+    ledger = []
+    for battle in Battle.objects.filter(campaign=campaign).select_related("attacker", "defender", "round"):
+        paid = ResourceEntry.objects.filter(battle=battle).aggregate(total=Sum("amount"))["total"] or 0
+        due = (
+            sum(amount for _holder, amount in _awards(campaign, battle)) if battle.status == _CONFIRMED else 0
+        )
+        if paid != due:
+            ledger.append(f"battle {battle.pk}: awards paid {paid}, the confirmed result gives {due}")
+    return CheckReport(sectors, ledger)
