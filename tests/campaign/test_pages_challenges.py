@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.models import Battle, BattleStatus, Campaign, Challenge, ChallengeStatus, Round
+from campaign.models import Battle, BattleStatus, Campaign, Challenge, ChallengeStatus, Enrolment, Round
 from campaign.services.challenges import challenge_decline, challenge_issue
 from campaign.services.rounds import round_open
 
@@ -208,3 +208,23 @@ def test_organisers_and_strangers_see_the_challenges_but_get_no_form(
     assert forged.status_code == 403
     client.force_login(stranger)
     assert client.get(url("challenges", running_campaign)).status_code == 404  # a private campaign
+
+
+def test_an_organiser_answers_for_a_placeholder_who_has_no_account(
+    client, running_campaign, round_one, place, organiser
+):
+    misha = Enrolment.objects.create(
+        campaign=running_campaign, player=None, placeholder_name="Misha", bloc="Allies", status="admitted"
+    )
+    challenge = challenge_issue(challenger=place("s1"), challenged=misha, sector_key="zoo", actor=None)
+    client.force_login(place("a1").player)
+    refused = client.post(url("challenge_answer", running_campaign, challenge.pk, "accept"))
+    client.force_login(organiser)
+    page = client.get(url("challenge", running_campaign, challenge.pk)).content.decode()
+
+    accepted = client.post(url("challenge_answer", running_campaign, challenge.pk, "accept"))
+
+    assert refused.status_code == 403
+    assert "Accept: fight over The Zoo" in page
+    assert accepted.status_code == 302
+    assert Battle.objects.get().defender == misha
