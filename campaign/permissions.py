@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus
+from campaign.models import Campaign, Challenge, CoOrganiser, Enrolment, EnrolmentStatus, Round, RoundStatus
 from campaign.options import Status
 from core.permissions import Actor
 
@@ -182,3 +182,66 @@ def can_see_enrolment_notes(user: Actor, enrolment: Enrolment) -> bool:
     if enrolment.player_id is not None and enrolment.player_id == user.pk:
         return True
     return can_manage_campaign(user, enrolment.campaign)
+
+
+# --- Rounds, challenges and the economy (the pages of issue 11) ---------------------------------------
+#
+# Each predicate says who may ask for a change; whether the campaign's state allows it right now (a
+# round open, the campaign running, a challenge still waiting) is the service's to say, with a code.
+
+
+def can_run_rounds(user: Actor, campaign: Campaign) -> bool:
+    """Open, close and reopen rounds; generate, edit and publish pairings; change a battle's terms."""
+    return campaign_access(user, campaign).is_organiser
+
+
+def can_see_draft_pairings(user: Actor, campaign: Campaign) -> bool:
+    """An unpublished pairing is the organisers' working copy: players see it once it is published."""
+    return can_run_rounds(user, campaign)
+
+
+def _has_open_round(campaign: Campaign) -> bool:
+    cache = campaign.__dict__
+    if "_has_open_round" not in cache:
+        cache["_has_open_round"] = Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).exists()
+    return bool(cache["_has_open_round"])
+
+
+def can_challenge(user: Actor, campaign: Campaign, *, round_is_open: bool | None = None) -> bool:
+    """Challenge a player of another bloc: an admitted player, while the campaign runs and a round is open.
+
+    ``round_is_open`` spares the query when the caller already knows.
+    """
+    if campaign.status != Status.RUNNING or not campaign_access(user, campaign).is_admitted:
+        return False
+    return _has_open_round(campaign) if round_is_open is None else round_is_open
+
+
+def _acts_for_place(user: Actor, enrolment: Enrolment) -> bool:
+    """The place's own player; for a placeholder (no account), the campaign's organisers."""
+    if not user.is_authenticated:
+        return False
+    if enrolment.player_id is not None:
+        return bool(enrolment.player_id == user.pk)
+    return can_manage_campaign(user, enrolment.campaign)
+
+
+def can_answer_challenge(user: Actor, challenge: Challenge) -> bool:
+    """Accept or decline: only the challenged player (an organiser answers for a placeholder)."""
+    return _acts_for_place(user, challenge.challenged)
+
+
+def can_withdraw_challenge(user: Actor, challenge: Challenge) -> bool:
+    """Take a challenge back: only the challenger (an organiser, for a placeholder's)."""
+    return _acts_for_place(user, challenge.challenger)
+
+
+def can_buy_fortification(user: Actor, campaign: Campaign) -> bool:
+    """Buy a strongpoint or a bunker: an admitted player while the campaign runs (for a sector their
+    side holds, which the service checks)."""
+    return campaign.status == Status.RUNNING and campaign_access(user, campaign).is_admitted
+
+
+def can_adjust_ledger(user: Actor, campaign: Campaign) -> bool:
+    """Give or take resource points with a reason: the organisers."""
+    return campaign_access(user, campaign).is_organiser

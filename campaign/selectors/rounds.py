@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from campaign.models import (
     Battle,
@@ -14,10 +14,13 @@ from campaign.models import (
     Challenge,
     ChallengeStatus,
     Enrolment,
+    EnrolmentStatus,
     FortificationPurchase,
+    Registration,
     ResourceEntry,
     Round,
     RoundStatus,
+    Sector,
 )
 from campaign.options import ResourceHolder
 
@@ -129,4 +132,63 @@ def ledger_entries(*, campaign: Campaign) -> QuerySet[ResourceEntry]:
 def purchases_for_campaign(*, campaign: Campaign) -> QuerySet[FortificationPurchase]:
     return FortificationPurchase.objects.filter(campaign=campaign).select_related(
         "sector", "bought_by__player"
+    )
+
+
+# --- Added for the round, battle, challenge and economy pages ------------------------------------------
+
+_FIGHTING = (BattleStatus.SCHEDULED, BattleStatus.REPORTED, BattleStatus.CONFIRMED)
+
+
+def rounds_for_page(*, campaign: Campaign) -> QuerySet[Round]:
+    """Every round, newest first, with its published battles, draft battles and published byes counted."""
+    return (
+        Round.objects.filter(campaign=campaign)
+        .annotate(
+            battle_count=Count("battles", filter=~Q(battles__status=BattleStatus.DRAFT), distinct=True),
+            draft_count=Count("battles", filter=Q(battles__status=BattleStatus.DRAFT), distinct=True),
+            bye_count=Count("byes", filter=Q(byes__published=True), distinct=True),
+        )
+        .order_by("-number")
+    )
+
+
+def battle_this_round(*, enrolment: Enrolment) -> Battle | None:
+    """The player's published battle in the campaign's open round, if they have one (one query)."""
+    return (
+        Battle.objects.filter(Q(attacker=enrolment) | Q(defender=enrolment))
+        .filter(
+            round__campaign_id=enrolment.campaign_id, round__status=RoundStatus.OPEN, status__in=_FIGHTING
+        )
+        .select_related("round", "sector", "attacker__player", "defender__player")
+        .order_by("-id")
+        .first()
+    )
+
+
+def battles_at_sector(*, sector: Sector) -> QuerySet[Battle]:
+    """The published battles fought (or to be fought) over a sector, newest round first."""
+    return (
+        Battle.objects.filter(sector=sector)
+        .exclude(status=BattleStatus.DRAFT)
+        .select_related("round", "attacker__player", "defender__player")
+        .order_by("-round__number", "-id")
+    )
+
+
+def current_registrations(*, enrolment_ids: list[int]) -> QuerySet[Registration]:
+    """The current (not superseded) registered lists of some places, for choosing one to check."""
+    return (
+        Registration.objects.filter(enrolment_id__in=enrolment_ids, superseded_by__isnull=True)
+        .select_related("catalogue")
+        .order_by("enrolment_id", "-registered_at", "-id")
+    )
+
+
+def admitted_players(*, campaign: Campaign) -> QuerySet[Enrolment]:
+    """The admitted players with their accounts, in bloc order (opponents, holders to choose from)."""
+    return (
+        Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.ADMITTED)
+        .select_related("player")
+        .order_by("bloc", "joined_at", "id")
     )

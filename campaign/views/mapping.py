@@ -12,12 +12,15 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from campaign.battle_terms import battle_mission
 from campaign.engine.svg import holder_label
 from campaign.forms import MapUploadForm, SectorForm, add_service_error
 from campaign.models import Campaign, Sector
-from campaign.options import Status
+from campaign.options import ResourceHolder, Status
 from campaign.permissions import can_manage_campaign
+from campaign.round_forms import SectorHolderForm
 from campaign.selectors import campaign_map, sector_for_page, sector_history
+from campaign.selectors.rounds import admitted_players, battles_at_sector
 from campaign.services.map import campaign_map_load, sector_update
 from campaign.views.common import campaign_or_404, managed_campaign_or_404
 from campaign.views.pages import map_panel
@@ -83,6 +86,14 @@ def map_upload(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _map_page(request, campaign, form=form)
 
 
+def _sector_form(campaign: Campaign, sector: Sector, data: Any) -> SectorForm:
+    """Where resources are kept per player, the form also says which player holds the sector."""
+    if campaign.resources_held_by != ResourceHolder.PLAYER:
+        return SectorForm(data, sector=sector)
+    players = [(p.pk, f"{p.display_name} ({p.bloc})") for p in admitted_players(campaign=campaign)]
+    return SectorHolderForm(data, sector=sector, players=players)
+
+
 def _sector_or_404(campaign: Campaign, key: str) -> Sector:
     sector = sector_for_page(campaign=campaign, key=key) if campaign.map_document is not None else None
     if sector is None:
@@ -100,7 +111,7 @@ def sector_page(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
     manages = can_manage_campaign(request.user, campaign)
     if request.method == "POST" and not manages:
         raise PermissionDenied("only the campaign's organisers change sectors")
-    form = SectorForm(bound(request)[0], sector=sector) if manages else None
+    form = _sector_form(campaign, sector, bound(request)[0]) if manages else None
     if form is not None and request.method == "POST" and form.is_valid():
         try:
             sector_update(
@@ -121,8 +132,7 @@ def sector_page(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
         "form": form if campaign.status != Status.FINISHED or (form is not None and form.errors) else None,
         "start_holder": holder_label(start.owner),
         "history": [describe_entry(entry, names) for entry in sector_history(campaign=campaign, key=key)],
-        # Battle reports come with the battles app; until then the list is honestly empty.
-        "battles": [],
+        "battles": [(battle, battle_mission(battle)) for battle in battles_at_sector(sector=sector)],
         **map_panel(campaign, None, highlight=key),
     }
     return render(request, "campaign/sector.html", context)

@@ -28,6 +28,7 @@ from campaign.selectors import (
     sector_names,
     sectors_for_map,
 )
+from campaign.selectors.rounds import battle_this_round
 from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
 from campaign.views.presenters import describe_entry, settings_summary
 from campaign.views.registrations import register_action_allowed
@@ -111,8 +112,13 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return render(request, "campaign/_map.html", context)
     user = request.user
     manages = can_manage_campaign(user, campaign)
+    access = campaign_access(user, campaign)
     context.update(
-        access=campaign_access(user, campaign),
+        access=access,
+        # The player's battle in the open round (one query, for admitted players only).
+        your_battle=battle_this_round(enrolment=access.enrolment)
+        if access.enrolment and access.is_admitted
+        else None,
         can_manage=manages,
         can_join=can_join(user, campaign),
         can_withdraw=can_withdraw(user, campaign),
