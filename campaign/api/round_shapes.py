@@ -169,16 +169,19 @@ def round_detail(request: Request, campaign: Campaign, round: Round) -> Any:
         "opened_at": round.opened_at, "closed_at": round.closed_at,
         "pairings_published": round.pairings_published_at is not None,
         "pairings_published_at": round.pairings_published_at, "drafts_shown": drafts,
-        "battles": attach_campaign(selectors.battles_for_round(round=round, drafts=drafts), campaign),
+        "battles": attach_campaign(selectors.battles_for_round(round=round, drafts=drafts), campaign, round),
         "byes": selectors.byes_for_round(round=round, drafts=drafts),
     }  # fmt: skip
     return RoundDetailOutput(shown, context={"request": request}).data
 
 
-def attach_campaign(battles: Any, campaign: Campaign) -> list[Battle]:
+def attach_campaign(battles: Any, campaign: Campaign, round: Round | None = None) -> list[Battle]:
+    """Give each battle the campaign (and its round) already loaded, so reading them costs no query."""
     rows = list(battles)
     for battle in rows:
         battle.campaign = campaign
+        if round is not None:
+            battle.round = round
     return rows
 
 
