@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from campaign.api import campaigns, maps, players, registrations
+from campaign.api import (
+    battles,
+    campaigns,
+    challenges,
+    economy,
+    maps,
+    missions,
+    players,
+    registrations,
+    rounds,
+)
 
 _ONE = "campaigns/<id:pk>/"
+_ROUND = f"{_ONE}rounds/<id:number>/"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("campaigns/", campaigns.CampaignCollectionApi.as_view(), name="campaigns"),
@@ -57,4 +68,47 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{_ONE}map/", maps.MapApi.as_view(), name="campaign-map"),
     path(f"{_ONE}map/default/", maps.MapDefaultApi.as_view(), name="campaign-map-default"),
     path(f"{_ONE}map.svg", maps.MapSvgApi.as_view(), name="campaign-map-svg"),
+    # Rounds and pairings
+    path(f"{_ONE}rounds/", rounds.RoundCollectionApi.as_view(), name="campaign-rounds"),
+    path(_ROUND, rounds.RoundApi.as_view(), name="campaign-round"),
+    path(f"{_ROUND}close/", rounds.RoundCloseApi.as_view(), name="campaign-round-close"),
+    path(f"{_ROUND}reopen/", rounds.RoundReopenApi.as_view(), name="campaign-round-reopen"),
+    path(f"{_ROUND}pairings/", rounds.PairingsGenerateApi.as_view(), name="campaign-pairings"),
+    path(f"{_ROUND}pairings/swap/", rounds.PairingsSwapApi.as_view(), name="campaign-pairings-swap"),
+    path(f"{_ROUND}pairings/sector/", rounds.PairingsSetSectorApi.as_view(), name="campaign-pairings-sector"),
+    path(f"{_ROUND}pairings/publish/", rounds.PairingsPublishApi.as_view(), name="campaign-pairings-publish"),
+    # Battles
+    path(f"{_ONE}battles/", battles.BattleCollectionApi.as_view(), name="campaign-battles"),
+    path(f"{_ONE}battles/<id:battle_id>/", battles.BattleApi.as_view(), name="campaign-battle"),
+    path(
+        f"{_ONE}battles/<id:battle_id>/list-check/",
+        battles.BattleListCheckApi.as_view(),
+        name="campaign-battle-list-check",
+    ),
+    # Challenges
+    path(f"{_ONE}challenges/", challenges.ChallengeCollectionApi.as_view(), name="campaign-challenges"),
+    path(
+        f"{_ONE}challenges/<id:challenge_id>/", challenges.ChallengeApi.as_view(), name="campaign-challenge"
+    ),
+    path(
+        f"{_ONE}challenges/<id:challenge_id>/accept/",
+        challenges.ChallengeAcceptApi.as_view(),
+        name="campaign-challenge-accept",
+    ),
+    path(
+        f"{_ONE}challenges/<id:challenge_id>/decline/",
+        challenges.ChallengeDeclineApi.as_view(),
+        name="campaign-challenge-decline",
+    ),
+    path(
+        f"{_ONE}challenges/<id:challenge_id>/withdraw/",
+        challenges.ChallengeWithdrawApi.as_view(),
+        name="campaign-challenge-withdraw",
+    ),
+    # The war economy
+    path(f"{_ONE}balances/", economy.BalanceCollectionApi.as_view(), name="campaign-balances"),
+    path(f"{_ONE}ledger/", economy.LedgerApi.as_view(), name="campaign-ledger"),
+    path(f"{_ONE}purchases/", economy.PurchaseCollectionApi.as_view(), name="campaign-purchases"),
+    # The mission library (the same for every campaign)
+    path("missions/", missions.MissionLibraryApi.as_view(), name="missions"),
 ]

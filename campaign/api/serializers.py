@@ -195,6 +195,12 @@ class LinksOutput(serializers.Serializer[Any]):
     map_svg = serializers.URLField()
     log = serializers.URLField()
     registrations = serializers.URLField()
+    rounds = serializers.URLField()
+    battles = serializers.URLField()
+    challenges = serializers.URLField()
+    balances = serializers.URLField()
+    ledger = serializers.URLField()
+    purchases = serializers.URLField()
 
 
 PlayersPerBlocOutput = type(
@@ -212,6 +218,12 @@ _LINKS = {
     "map_svg": "api:campaign-map-svg",
     "log": "api:campaign-log",
     "registrations": "api:campaign-registrations",
+    "rounds": "api:campaign-rounds",
+    "battles": "api:campaign-battles",
+    "challenges": "api:campaign-challenges",
+    "balances": "api:campaign-balances",
+    "ledger": "api:campaign-ledger",
+    "purchases": "api:campaign-purchases",
 }
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from campaign.models import (
     Battle,
@@ -192,3 +193,90 @@ def admitted_players(*, campaign: Campaign) -> QuerySet[Enrolment]:
         .select_related("player")
         .order_by("bloc", "joined_at", "id")
     )
+
+
+# --------------------------------------------------------------------------- the API's reads
+
+
+def _count_of(rows: QuerySet[Battle] | QuerySet[Challenge] | QuerySet[Bye]) -> Subquery:
+    # A subquery per count, not Count() over joins: two joined counts multiply each other's rows.
+    return Subquery(
+        rows.order_by().values("round_id").annotate(total=Count("pk")).values("total"),
+        output_field=IntegerField(),
+    )
+
+
+def rounds_for_api(*, campaign: Campaign) -> QuerySet[Round]:
+    """The rounds, newest first, each with its published battles, byes and open challenges counted (one query)."""
+    here = OuterRef("pk")
+    return (
+        Round.objects.filter(campaign=campaign)
+        .annotate(
+            battle_count=Coalesce(
+                _count_of(Battle.objects.filter(round=here).exclude(status=BattleStatus.DRAFT)), 0
+            ),
+            bye_count=Coalesce(_count_of(Bye.objects.filter(round=here, published=True)), 0),
+            open_challenge_count=Coalesce(
+                _count_of(Challenge.objects.filter(round=here, status=ChallengeStatus.OPEN)), 0
+            ),
+        )
+        .order_by("-number")
+    )
+
+
+def battles_for_api(
+    *,
+    campaign: Campaign,
+    drafts: bool,
+    round_number: int | None = None,
+    status: str = "",
+    enrolment_id: int | None = None,
+) -> QuerySet[Battle]:
+    """The campaign's battles, oldest round first, with both sides, the sector and the round (one query)."""
+    rows = Battle.objects.filter(campaign=campaign).select_related(
+        "round", "sector", "attacker__player", "defender__player"
+    )
+    if not drafts:
+        rows = rows.exclude(status=BattleStatus.DRAFT)
+    if round_number is not None:
+        rows = rows.filter(round__number=round_number)
+    if status:
+        rows = rows.filter(status=status)
+    if enrolment_id is not None:
+        rows = rows.filter(Q(attacker_id=enrolment_id) | Q(defender_id=enrolment_id))
+    return rows.order_by("round__number", "id")
+
+
+def challenges_for_api(
+    *,
+    campaign: Campaign,
+    round_number: int | None = None,
+    status: str = "",
+    enrolment_id: int | None = None,
+) -> QuerySet[Challenge]:
+    """``challenges_for_campaign`` filtered by round number, status and a place on either side."""
+    rows = challenges_for_campaign(campaign=campaign)
+    if round_number is not None:
+        rows = rows.filter(round__number=round_number)
+    if status:
+        rows = rows.filter(status=status)
+    if enrolment_id is not None:
+        rows = rows.filter(Q(challenger_id=enrolment_id) | Q(challenged_id=enrolment_id))
+    return rows
+
+
+def ledger_for_holder(
+    *, campaign: Campaign, bloc: str = "", enrolment_id: int | None = None
+) -> QuerySet[ResourceEntry]:
+    """``ledger_entries``, newest first, of one holder when a bloc or a place is named."""
+    rows = ledger_entries(campaign=campaign)
+    if bloc:
+        rows = rows.filter(bloc=bloc, enrolment__isnull=True)
+    if enrolment_id is not None:
+        rows = rows.filter(enrolment_id=enrolment_id)
+    return rows
+
+
+def registration_in_campaign(*, campaign: Campaign, pk: int) -> Registration | None:
+    """A registered list of the campaign (current or superseded) with its catalogue, or ``None``."""
+    return Registration.objects.select_related("catalogue").filter(campaign=campaign, pk=pk).first()

@@ -177,6 +177,15 @@ SPECTACULAR_SETTINGS = {
         "CampaignStatusEnum": "campaign.options.Status",
         "EnrolmentStatusEnum": "campaign.models.players.EnrolmentStatus",
         "RulesetNameEnum": "rules.engine.ruleset.NAMES",
+        # Rounds, battles, challenges and the economy: several fields named status, kind or source.
+        "RoundStatusEnum": "campaign.models.rounds.RoundStatus",
+        "BattleStatusEnum": "campaign.models.rounds.BattleStatus",
+        "BattleSourceEnum": "campaign.models.rounds.BattleSource",
+        "ChallengeStatusEnum": "campaign.models.rounds.ChallengeStatus",
+        "EntryKindEnum": "campaign.models.economy.EntryKind",
+        "FortificationEnum": "campaign.api.round_shapes.FORTIFICATION_CHOICES",
+        "BoughtFortificationEnum": "campaign.api.round_shapes.BOUGHT_CHOICES",
+        "MissionEnum": "campaign.api.round_shapes.MISSION_CHOICES",
     },
 }
 

@@ -12,18 +12,34 @@ players, so every step of the life cycle can succeed when the right person asks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from armies.blocs import Bloc
 from armies.models import ArmyList
 from armies.services.army_lists import army_list_add_unit
-from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus, Registration
+from campaign.models import (
+    Battle,
+    BattleStatus,
+    Campaign,
+    Challenge,
+    CoOrganiser,
+    Enrolment,
+    EnrolmentStatus,
+    Registration,
+    Round,
+)
 from campaign.models.players import new_claim_token
 from campaign.options import Status
+from campaign.services.challenges import challenge_issue
+from campaign.services.economy import Holder, ledger_adjust
 from campaign.services.map import campaign_map_load
+from campaign.services.pairings import pairings_generate, pairings_publish
 from campaign.services.registrations import army_list_register
+from campaign.services.rounds import round_close, round_open
 from tests.factories import (
     ArmyListFactory,
     CampaignFactory,
@@ -75,6 +91,51 @@ class World:
     def registration(self) -> Registration:
         return army_list_register(
             enrolment=self.player_place, army_list=self.player_list(), actor=self.player
+        )
+
+    # Rounds, battles, challenges and the economy (the campaign must be running), made by the services.
+
+    def open_round(self) -> Round:
+        deadline = timezone.now() + timedelta(days=7)
+        return round_open(campaign=self.campaign, actor=self.creator, deadline=deadline)
+
+    def closed_round(self) -> Round:
+        return round_close(round=self.open_round(), actor=self.creator)
+
+    def drafted_round(self) -> Round:
+        """An open round whose pairing (the player against the placeholder) is drafted, not published."""
+        round = self.open_round()
+        pairings_generate(round=round, actor=self.creator)
+        return round
+
+    def draft_battle(self) -> Battle:
+        return Battle.objects.get(campaign=self.campaign, status=BattleStatus.DRAFT)
+
+    def battle(self) -> Battle:
+        """A scheduled battle of the open round: the player against the placeholder."""
+        round = self.drafted_round()
+        pairings_publish(round=round, actor=self.creator)
+        return Battle.objects.get(round=round)
+
+    def side_of_player(self, battle: Battle) -> str:
+        return "attacker" if battle.attacker_id == self.player_place.pk else "defender"
+
+    def challenge(self, *, by_player: bool) -> Challenge:
+        """An open challenge over the Zoo (neutral): the player's to the placeholder, or the reverse."""
+        self.open_round()
+        ours, theirs = (self.player_place, self.placeholder)
+        challenger, challenged = (ours, theirs) if by_player else (theirs, ours)
+        return challenge_issue(
+            challenger=challenger, challenged=challenged, sector_key="zoo", actor=self.creator
+        )
+
+    def fund(self, bloc: str, amount: int) -> None:
+        ledger_adjust(
+            campaign=self.campaign,
+            holder=Holder(bloc=bloc),
+            amount=amount,
+            reason="war chest",
+            actor=self.creator,
         )
 
     def set_status(self, status: str) -> None:

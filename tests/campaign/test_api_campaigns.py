@@ -162,8 +162,15 @@ def test_the_detail_shows_settings_organisers_counts_and_links():
         "map_svg",
         "log",
         "registrations",
+        "rounds",
+        "battles",
+        "challenges",
+        "balances",
+        "ledger",
+        "purchases",
     }
     assert body["links"]["sectors"].endswith(world.url("sectors/"))
+    assert body["links"]["rounds"].endswith(world.url("rounds/"))
 
 
 @pytest.mark.parametrize(

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from campaign.engine.mapformat import default_map, map_to_json
+from campaign.models import Battle
 from campaign.options import Status
 from tests.campaign.api_world import PERSONAS, World, build_world
 from tests.factories import UserFactory
@@ -35,6 +38,18 @@ def run_by_organisers(ok: int) -> dict[bool, Row]:
     return {False: (ok, ok, 403, 403, 404, 404), True: (ok, ok, 403, 403, 403, 403)}
 
 
+def the_player_only(ok: int) -> dict[bool, Row]:
+    """What only the admitted player may do: organisers without a place and the applicant get 403."""
+    return {False: (403, 403, ok, 403, 404, 404), True: (403, 403, ok, 403, 403, 403)}
+
+
+def seen_with_an_account(ok: int) -> dict[bool, Row]:
+    return {False: (ok, ok, ok, ok, 404, 404), True: (ok, ok, ok, ok, ok, 403)}
+
+
+RUNNING = Status.RUNNING
+
+
 @dataclass(frozen=True)
 class Endpoint:
     operation_id: str
@@ -43,6 +58,8 @@ class Endpoint:
     expected: dict[bool, Row]  # public? -> statuses
     body: Callable[[World], Any] = lambda _w: None
     status: str = Status.REGISTRATION
+    # What the campaign needs before the call (an open round, a balance), made anew for each persona.
+    setup: Callable[[World], Any] = lambda _w: None
 
 
 ENDPOINTS = [
@@ -140,6 +157,99 @@ ENDPOINTS = [
         "registrations_retrieve", "get", lambda w: w.url(f"registrations/{w.registration().pk}/"),
         seen_by_all(200),
     ),
+    # Rounds and pairings
+    Endpoint("rounds_list", "get", lambda w: w.url("rounds/"), seen_by_all(200), status=RUNNING),
+    Endpoint(
+        "rounds_open", "post", lambda w: w.url("rounds/"), run_by_organisers(201),
+        body=lambda w: {"deadline": (timezone.now() + timedelta(days=7)).isoformat()}, status=RUNNING,
+    ),
+    Endpoint(
+        "rounds_retrieve", "get", lambda w: w.url(f"rounds/{w.open_round().number}/"), seen_by_all(200),
+        status=RUNNING,
+    ),
+    Endpoint(
+        "rounds_close", "post", lambda w: w.url(f"rounds/{w.open_round().number}/close/"),
+        run_by_organisers(200), status=RUNNING,
+    ),
+    Endpoint(
+        "rounds_reopen", "post", lambda w: w.url(f"rounds/{w.closed_round().number}/reopen/"),
+        run_by_organisers(200), body=lambda w: {"reason": "A result came in late"}, status=RUNNING,
+    ),
+    Endpoint(
+        "pairings_generate", "post", lambda w: w.url(f"rounds/{w.open_round().number}/pairings/"),
+        run_by_organisers(200), status=RUNNING,
+    ),
+    Endpoint(
+        "pairings_swap", "post", lambda w: w.url(f"rounds/{w.drafted_round().number}/pairings/swap/"),
+        run_by_organisers(200), body=lambda w: {"first": w.player_place.pk, "second": w.placeholder.pk},
+        status=RUNNING,
+    ),
+    Endpoint(
+        "pairings_set_sector", "post", lambda w: w.url(f"rounds/{w.drafted_round().number}/pairings/sector/"),
+        run_by_organisers(200), body=lambda w: {"battle": w.draft_battle().pk, "sector": None}, status=RUNNING,
+    ),
+    Endpoint(
+        "pairings_publish", "post", lambda w: w.url(f"rounds/{w.drafted_round().number}/pairings/publish/"),
+        run_by_organisers(200), status=RUNNING,
+    ),
+    # Battles
+    Endpoint("battles_list", "get", lambda w: w.url("battles/"), seen_by_all(200), status=RUNNING),
+    Endpoint(
+        "battles_retrieve", "get", lambda w: w.url(f"battles/{w.battle().pk}/"), seen_by_all(200),
+        status=RUNNING,
+    ),
+    Endpoint(
+        "battles_update", "patch", lambda w: w.url(f"battles/{w.battle().pk}/"), run_by_organisers(200),
+        body=lambda w: {"mission": "sabotage", "points_limit": 200}, status=RUNNING,
+    ),
+    Endpoint(
+        # A check changes nothing and registered lists are open to whoever sees the campaign: any account.
+        "battles_list_check", "post", lambda w: w.url(f"battles/{w.battle().pk}/list-check/"),
+        seen_with_an_account(200),
+        body=lambda w: {
+            "side": w.side_of_player(Battle.objects.get(campaign=w.campaign)), "registration": w.registration().pk,
+        },
+        status=RUNNING,
+    ),
+    # Challenges
+    Endpoint("challenges_list", "get", lambda w: w.url("challenges/"), seen_by_all(200), status=RUNNING),
+    Endpoint(
+        # The player challenges the placeholder over the Zoo: only an admitted player challenges.
+        "challenges_issue", "post", lambda w: w.url("challenges/"), the_player_only(201),
+        body=lambda w: {"challenged": w.placeholder.pk, "sector": "zoo"}, status=RUNNING,
+        setup=lambda w: w.open_round(),
+    ),
+    Endpoint(
+        "challenges_retrieve", "get", lambda w: w.url(f"challenges/{w.challenge(by_player=True).pk}/"),
+        seen_by_all(200), status=RUNNING,
+    ),
+    Endpoint(
+        # The placeholder challenged the player: only the player answers (organisers only for a placeholder).
+        "challenges_accept", "post", lambda w: w.url(f"challenges/{w.challenge(by_player=False).pk}/accept/"),
+        the_player_only(200), status=RUNNING,
+    ),
+    Endpoint(
+        "challenges_decline", "post", lambda w: w.url(f"challenges/{w.challenge(by_player=False).pk}/decline/"),
+        the_player_only(200), status=RUNNING,
+    ),
+    Endpoint(
+        "challenges_withdraw", "post", lambda w: w.url(f"challenges/{w.challenge(by_player=True).pk}/withdraw/"),
+        the_player_only(200), status=RUNNING,
+    ),
+    # The war economy
+    Endpoint("economy_balances", "get", lambda w: w.url("balances/"), seen_by_all(200), status=RUNNING),
+    Endpoint("economy_ledger", "get", lambda w: w.url("ledger/"), seen_by_all(200), status=RUNNING),
+    Endpoint(
+        "economy_adjust", "post", lambda w: w.url("ledger/"), run_by_organisers(201),
+        body=lambda w: {"bloc": "SSU", "amount": 5, "reason": "Captured a supply dump"}, status=RUNNING,
+    ),
+    Endpoint("economy_purchases", "get", lambda w: w.url("purchases/"), seen_by_all(200), status=RUNNING),
+    Endpoint(
+        # The SSU holds the Workers' Settlement; the player's bloc has the points for a strongpoint.
+        "economy_buy", "post", lambda w: w.url("purchases/"), the_player_only(201),
+        body=lambda w: {"sector": "workers-settlement", "kind": "strongpoint"}, status=RUNNING,
+        setup=lambda w: w.fund("SSU", 3),
+    ),
 ]  # fmt: skip
 
 
@@ -147,6 +257,7 @@ def answer(world: World, endpoint: Endpoint, persona: str) -> tuple[int, Any]:
     """The persona's answer, every change it made rolled back, so the next persona meets the same campaign."""
     with transaction.atomic():
         client = world.client(persona)
+        endpoint.setup(world)
         response = getattr(client, endpoint.method)(endpoint.path(world), endpoint.body(world), format="json")
         transaction.set_rollback(True)
     body = response.json() if response.get("Content-Type", "").startswith("application/json") else None

@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from armies.validation import limits as list_limits
 from campaign import limits
+from campaign.engine.map import MAX_KEY_LENGTH
 from campaign.engine.mapformat import map_schema
 from rules.engine.ruleset import switch_names
 
@@ -124,3 +125,40 @@ def test_lists_are_documented_as_pages(schema):
         "PaginatedCampaignSummaryOutputList"
     )
     assert {p["name"] for p in listed["parameters"]} == {"page", "scope", "status"}
+
+
+def test_the_round_and_economy_inputs_are_documented_with_the_services_bounds(schema):
+    adjust = component(schema, "AdjustInput")["properties"]
+    terms = component(schema, "PatchedBattleUpdateInput")["properties"]
+    challenge = component(schema, "ChallengeIssueInput")["properties"]
+
+    assert (adjust["amount"]["minimum"], adjust["amount"]["maximum"]) == (
+        -limits.RESOURCE_COST_MAX, limits.RESOURCE_COST_MAX,
+    )  # fmt: skip
+    reopen = component(schema, "RoundReopenInput")["properties"]
+    assert (adjust["reason"]["maxLength"], reopen["reason"]["maxLength"]) == (limits.REASON_MAX_LENGTH,) * 2
+    assert (terms["points_limit"]["minimum"], terms["points_limit"]["maximum"]) == (
+        list_limits.POINTS_LIMIT_MIN, list_limits.POINTS_LIMIT_MAX,
+    )  # fmt: skip
+    assert challenge["message"]["maxLength"] == limits.MESSAGE_MAX_LENGTH
+    assert challenge["sector"]["maxLength"] == MAX_KEY_LENGTH
+
+
+def test_the_mission_library_names_every_mission_and_a_suggestion_for_every_terrain(schema):
+    from campaign.engine.map import Terrain
+    from campaign.engine.missions import MISSIONS
+
+    suggestions = component(schema, "SuggestionsOutput")
+
+    assert set(suggestions["properties"]) == {terrain.value for terrain in Terrain}
+    assert enum_of(schema, component(schema, "MissionOutput")["properties"]["key"]) == sorted(
+        mission.key for mission in MISSIONS
+    )
+
+
+def test_the_list_check_answers_a_verdict(schema):
+    answer = schema["paths"]["/api/campaigns/{id}/battles/{battle_id}/list-check/"]["post"]["responses"][
+        "200"
+    ]
+
+    assert answer["content"]["application/json"]["schema"]["$ref"] == "#/components/schemas/Verdict"
