@@ -111,6 +111,18 @@ def _judge(battle: Battle, data: ReportInput) -> judging.Judgement:
     return judging.judge_report(facts, turn_limit=mission.turn_limit, reserve_limits=reserves)
 
 
+def report_preview(*, battle: Battle, data: ReportInput) -> judging.Judgement:
+    """What the rules app makes of a report before anyone submits it (nothing is saved).
+
+    The report form shows this as the player picks units; ``ReportError`` says
+    what does not add up yet.
+    """
+    battle = Battle.objects.select_related("campaign", "round", "sector", "attacker", "defender").get(
+        pk=battle.pk
+    )
+    return _judge(battle, data)
+
+
 def _sides(data: ReportInput) -> dict[str, Any]:
     return {
         side: {

@@ -111,11 +111,13 @@ _PLAIN_SETTINGS = (
     "name", "description", "is_public", "catalogue", "points_limit", "points_win", "points_draw",
     "points_loss", "resources_held_by", "strongpoint_cost", "bunker_cost", "income_base",
     "max_players_per_bloc", "unplayed_battles", "max_open_challenges", "challenge_days",
+    "report_confirm_hours", "award_win", "award_draw", "hide_results_until_close",
 )  # fmt: skip
 _ORDER = (
     "name", "description", "is_public", "catalogue", "points_limit", "points_win", "points_draw",
     "points_loss", "tiebreakers", "ruleset", "resources_held_by", "strongpoint_cost", "bunker_cost",
     "income_base", "max_players_per_bloc", "unplayed_battles", "max_open_challenges", "challenge_days",
+    "report_confirm_hours", "award_win", "award_draw", "hide_results_until_close",
 )  # fmt: skip
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
 
@@ -149,6 +151,10 @@ class CampaignSettingsForm(forms.Form):
     unplayed_battles = forms.ChoiceField(choices=UnplayedPolicy.choices, label="Unplayed battles")
     max_open_challenges = _whole("Open challenges per player and round", 0, limits.MAX_OPEN_CHALLENGES)
     challenge_days = _whole("Days to answer a challenge", 1, limits.CHALLENGE_DAYS_MAX)
+    report_confirm_hours = _whole("Hours to confirm a report", 1, limits.REPORT_CONFIRM_HOURS_MAX)
+    award_win = _whole("Resources for a win", 0, limits.RESOURCE_COST_MAX)
+    award_draw = _whole("Resources for a draw", 0, limits.RESOURCE_COST_MAX)
+    hide_results_until_close = forms.BooleanField(required=False, label="Hide results until the round closes")
     reason = forms.CharField(
         max_length=limits.REASON_MAX_LENGTH,
         required=False,

@@ -64,6 +64,12 @@ SETTING_HELP: dict[str, str] = {
     "unplayed_battles": "What closing a round does with battles nobody reported.",
     "max_open_challenges": "How many challenges a player may have waiting for an answer in a round (0: none).",
     "challenge_days": "Days a challenged player has to answer (never past the round's deadline).",
+    "report_confirm_hours": "Hours the opponent has to confirm or dispute a report; "
+    "after that it is confirmed for them and both players are told.",
+    "award_win": "Resource points the winner of a battle earns for their side when the result is confirmed.",
+    "award_draw": "Resource points each side of a drawn battle earns when the result is confirmed.",
+    "hide_results_until_close": "Keep confirmed results from players until the round closes, "
+    "so the front line moves for everyone at once (organisers always see them).",
 }
 
 # Settings that decide results: fixed once the campaign runs, so standings never change under players.

@@ -20,7 +20,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaign.models import Campaign, Challenge, CoOrganiser, Enrolment, EnrolmentStatus, Round, RoundStatus
+from campaign.models import (
+    Battle,
+    Campaign,
+    Challenge,
+    CoOrganiser,
+    Enrolment,
+    EnrolmentStatus,
+    Round,
+    RoundStatus,
+)
 from campaign.options import Status
 from core.permissions import Actor
 
@@ -200,21 +209,22 @@ def can_see_draft_pairings(user: Actor, campaign: Campaign) -> bool:
     return can_run_rounds(user, campaign)
 
 
-def _has_open_round(campaign: Campaign) -> bool:
+def can_challenge(user: Actor, campaign: Campaign) -> bool:
+    """Challenge a player of another bloc: an admitted player, for their own place.
+
+    Whether a challenge can be made now (the campaign running, a round open) is
+    the service's to say, with a code that tells why; pages also ask it before
+    offering the form (``challenges_open``).
+    """
+    return campaign_access(user, campaign).is_admitted
+
+
+def challenges_open(campaign: Campaign) -> bool:
+    """Whether the campaign takes challenges now: running, with a round open (one query, remembered)."""
     cache = campaign.__dict__
     if "_has_open_round" not in cache:
         cache["_has_open_round"] = Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).exists()
-    return bool(cache["_has_open_round"])
-
-
-def can_challenge(user: Actor, campaign: Campaign, *, round_is_open: bool | None = None) -> bool:
-    """Challenge a player of another bloc: an admitted player, while the campaign runs and a round is open.
-
-    ``round_is_open`` spares the query when the caller already knows.
-    """
-    if campaign.status != Status.RUNNING or not campaign_access(user, campaign).is_admitted:
-        return False
-    return _has_open_round(campaign) if round_is_open is None else round_is_open
+    return campaign.status == Status.RUNNING and bool(cache["_has_open_round"])
 
 
 def _acts_for_place(user: Actor, enrolment: Enrolment) -> bool:
@@ -237,11 +247,20 @@ def can_withdraw_challenge(user: Actor, challenge: Challenge) -> bool:
 
 
 def can_buy_fortification(user: Actor, campaign: Campaign) -> bool:
-    """Buy a strongpoint or a bunker: an admitted player while the campaign runs (for a sector their
-    side holds, which the service checks)."""
-    return campaign.status == Status.RUNNING and campaign_access(user, campaign).is_admitted
+    """Buy a strongpoint or a bunker: an admitted player (the service checks that the campaign runs and
+    that their side holds the sector)."""
+    return campaign_access(user, campaign).is_admitted
 
 
 def can_adjust_ledger(user: Actor, campaign: Campaign) -> bool:
     """Give or take resource points with a reason: the organisers."""
     return campaign_access(user, campaign).is_organiser
+
+
+def can_check_battle_list(user: Actor, battle: Battle) -> bool:
+    """Check a registered list under a battle's terms: any account that sees the campaign.
+
+    Registered lists are open to everyone who sees the campaign (opponents plan
+    against them); the check runs the validator, so it wants an account.
+    """
+    return bool(user.is_authenticated) and can_view_campaign(user, battle.campaign)

@@ -38,7 +38,7 @@ from campaign.battle_terms import battle_list_check, battle_mission
 from campaign.engine.missions import WeatherRisk
 from campaign.errors import CampaignError
 from campaign.models import Battle, BattleStatus
-from campaign.permissions_rounds import can_check_battle_list, can_see_draft_pairings
+from campaign.permissions import can_check_battle_list, can_see_draft_pairings
 from campaign.selectors import rounds as selectors
 from campaign.services import pairings as services
 from core.openapi import MAX_ID

@@ -38,8 +38,7 @@ from campaign.api.round_shapes import (
 )
 from campaign.errors import CampaignError
 from campaign.models import Campaign, Challenge, ChallengeStatus
-from campaign.permissions import campaign_access
-from campaign.permissions_rounds import can_answer_challenge, can_challenge, can_withdraw_challenge
+from campaign.permissions import campaign_access, can_answer_challenge, can_challenge, can_withdraw_challenge
 from campaign.selectors import enrolment_in_campaign
 from campaign.selectors import rounds as selectors
 from campaign.services import challenges as services

@@ -34,8 +34,7 @@ from campaign.api.round_shapes import BOUGHT_CHOICES, PlaceBriefOutput, SectorBr
 from campaign.errors import CampaignError
 from campaign.models import Campaign, EntryKind, FortificationPurchase, ResourceEntry
 from campaign.options import ResourceHolder
-from campaign.permissions import campaign_access
-from campaign.permissions_rounds import can_adjust_ledger, can_buy_fortification
+from campaign.permissions import campaign_access, can_adjust_ledger, can_buy_fortification
 from campaign.selectors import enrolment_in_campaign
 from campaign.selectors import rounds as selectors
 from campaign.services import economy as services

@@ -28,7 +28,7 @@ from campaign.models import (
     RoundStatus,
     Sector,
 )
-from campaign.permissions_rounds import can_run_rounds, can_see_draft_pairings
+from campaign.permissions import can_run_rounds, can_see_draft_pairings
 from campaign.selectors import rounds as selectors
 from core.permissions import Actor
 

@@ -106,6 +106,19 @@ class CampaignSettingsInput(StrictInput):
         required=False,
         help_text=SETTING_HELP["challenge_days"],
     )
+    report_confirm_hours = serializers.IntegerField(
+        min_value=1, max_value=limits.REPORT_CONFIRM_HOURS_MAX, required=False,
+        help_text=SETTING_HELP["report_confirm_hours"],
+    )  # fmt: skip
+    award_win = serializers.IntegerField(
+        min_value=0, max_value=limits.RESOURCE_COST_MAX, required=False, help_text=SETTING_HELP["award_win"]
+    )
+    award_draw = serializers.IntegerField(
+        min_value=0, max_value=limits.RESOURCE_COST_MAX, required=False, help_text=SETTING_HELP["award_draw"]
+    )
+    hide_results_until_close = serializers.BooleanField(
+        required=False, help_text=SETTING_HELP["hide_results_until_close"]
+    )
 
 
 class CampaignCreateInput(CampaignSettingsInput):
@@ -251,6 +264,7 @@ class CampaignDetailOutput(serializers.ModelSerializer[Campaign]):
             "catalogue", "catalogue_version", "points_limit", "points_win", "points_draw", "points_loss",
             "tiebreakers", "ruleset", "resources_held_by", "strongpoint_cost", "bunker_cost", "income_base",
             "max_players_per_bloc", "unplayed_battles", "max_open_challenges", "challenge_days",
+            "report_confirm_hours", "award_win", "award_draw", "hide_results_until_close", "results_version",
             "current_round", "map", "players_per_bloc",
             "pending_count", "invite_token", "viewer", "links", "created_at", "started_at", "finished_at",
         ]  # fmt: skip

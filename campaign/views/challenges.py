@@ -26,6 +26,7 @@ from campaign.permissions import (
     can_challenge,
     can_manage_campaign,
     can_withdraw_challenge,
+    challenges_open,
 )
 from campaign.round_forms import ChallengeForm, add_refusal
 from campaign.selectors import campaign_map
@@ -75,7 +76,7 @@ def _challenges_page(
     user = request.user
     current = open_round(campaign=campaign)
     own = campaign_access(user, campaign).enrolment
-    if form is None and own is not None and can_challenge(user, campaign, round_is_open=current is not None):
+    if form is None and own is not None and can_challenge(user, campaign) and challenges_open(campaign):
         form = challenge_form(campaign, own)
     rows = challenges_for_campaign(campaign=campaign)
     past = Paginator(rows.exclude(status=ChallengeStatus.OPEN), PAST_PER_PAGE).get_page(
@@ -104,7 +105,7 @@ def challenge_issue_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_or_404(request, pk)
     own = campaign_access(request.user, campaign).enrolment
     # Who may challenge is decided here; whether a round is open now is the service's to say, with its code.
-    if own is None or not campaign_access(request.user, campaign).is_admitted:
+    if own is None or not can_challenge(request.user, campaign):
         raise PermissionDenied("only an admitted player challenges")
     form = challenge_form(campaign, own, request.POST)
     if form.is_valid():

@@ -126,7 +126,7 @@ def _economy_page(
         return render(request, "campaign/_ledger.html", {"campaign": campaign, "page": page})
     own = campaign_access(user, campaign).enrolment
     rows = _rows(campaign, balances(campaign=campaign), own)
-    may_buy = can_buy_fortification(user, campaign) and own is not None
+    may_buy = can_buy_fortification(user, campaign) and campaign.is_running and own is not None
     if may_buy and buying is None and own is not None:
         buying = buy_form(campaign, own)
     if can_adjust_ledger(user, campaign) and adjusting is None:
@@ -158,11 +158,10 @@ def economy_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def fortification_buy_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_or_404(request, pk)
-    access = campaign_access(request.user, campaign)
+    buyer = campaign_access(request.user, campaign).enrolment
     # Who may buy is decided here; whether the campaign runs and the sector is theirs is the service's to say.
-    if access.enrolment is None or not access.is_admitted:
+    if buyer is None or not can_buy_fortification(request.user, campaign):
         raise PermissionDenied("only an admitted player buys fortifications")
-    buyer = access.enrolment
     form = buy_form(campaign, buyer, request.POST)
     if form.is_valid():
         try:

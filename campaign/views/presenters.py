@@ -34,6 +34,10 @@ _LABELS: dict[str, str] = {
     "unplayed_battles": "Unplayed battles",
     "max_open_challenges": "Open challenges per player",
     "challenge_days": "Days to answer a challenge",
+    "report_confirm_hours": "Hours to confirm a report",
+    "award_win": "Resources for a win",
+    "award_draw": "Resources for a draw",
+    "hide_results_until_close": "Results hidden until the round closes",
     "owner": "holder",
 }
 
@@ -68,6 +72,10 @@ def settings_summary(campaign: Campaign) -> list[tuple[str, str]]:
         ("Base income", f"{campaign.income_base} per round"),
         ("Players per bloc", str(campaign.max_players_per_bloc or "no cap")),
         ("Unplayed battles", _choice_label(UnplayedPolicy, campaign.unplayed_battles)),
+        ("Reports", f"confirmed for the opponent after {campaign.report_confirm_hours} hours"),
+        ("Battle awards", f"win {campaign.award_win}, draw {campaign.award_draw} resource points"),
+        ("Results", "hidden from players until the round closes" if campaign.hide_results_until_close
+         else "shown as soon as they are confirmed"),
     ]  # fmt: skip
 
 

@@ -286,6 +286,7 @@ ACTIONS = [
                            "points_loss": 0, "resources_held_by": "bloc", "strongpoint_cost": 3,
                            "bunker_cost": 5, "income_base": 0, "unplayed_battles": "not_played",
                            "max_open_challenges": 1, "challenge_days": 3,
+                           "report_confirm_hours": 72, "award_win": 1, "award_draw": 0,
                            "catalogue": w.campaign.catalogue_id, "tiebreaker_1": "vp_for"}),
     Action("dashboard", "get", _pk("dashboard"), lambda p: _organisers(200, p)),
     Action("map page", "get", _pk("map"), lambda p: _organisers(200, p)),

@@ -29,9 +29,13 @@ def settings_data(campaign: Campaign, **changes: Any) -> dict[str, Any]:
         "bunker_cost": campaign.bunker_cost, "income_base": campaign.income_base,
         "max_players_per_bloc": campaign.max_players_per_bloc or "", "unplayed_battles": campaign.unplayed_battles,
         "max_open_challenges": campaign.max_open_challenges, "challenge_days": campaign.challenge_days,
+        "report_confirm_hours": campaign.report_confirm_hours, "award_win": campaign.award_win,
+        "award_draw": campaign.award_draw,
     }  # fmt: skip
     if campaign.is_public:
         data["is_public"] = "on"
+    if campaign.hide_results_until_close:
+        data["hide_results_until_close"] = "on"
     for index, tiebreaker in enumerate(campaign.tiebreakers):
         data[f"tiebreaker_{index + 1}"] = tiebreaker
     for switch, on in campaign.ruleset.items():

@@ -1,0 +1,56 @@
+"""Reads for battle reports: page- and API-shaped querysets, each with what its callers show."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from battles.models import BattleReport, ReportStatus
+from campaign.models import Battle, Campaign, LogEntry, LogKind
+
+_REPORT_RELATED = (
+    "campaign",
+    "battle__campaign",
+    "battle__round",
+    "battle__sector",
+    "battle__attacker__player",
+    "battle__defender__player",
+    "attacker_registration",
+    "defender_registration",
+    "submitted_by",
+    "confirmed_by",
+    "resolved_by",
+)
+
+
+def reports_for_campaign(*, campaign: Campaign) -> QuerySet[BattleReport]:
+    """Every report of the campaign with what a list of them shows, newest first."""
+    return (
+        BattleReport.objects.filter(campaign=campaign)
+        .select_related(*_REPORT_RELATED)
+        .order_by("-submitted_at", "-pk")
+    )
+
+
+def report_for_battle(*, battle: Battle) -> BattleReport | None:
+    """The battle's report with both registered lists and everyone named on it, or None."""
+    return reports_for_campaign(campaign=battle.campaign).filter(battle=battle).first()
+
+
+def dispute_queue(*, campaign: Campaign) -> QuerySet[BattleReport]:
+    """What waits for an organiser: disputed reports, oldest dispute first."""
+    return (
+        reports_for_campaign(campaign=campaign)
+        .filter(status=ReportStatus.DISPUTED)
+        .order_by("disputed_at", "pk")
+    )
+
+
+def report_history(*, report: BattleReport) -> list[LogEntry]:
+    """Every change of the report's status, oldest first, with who made it and why."""
+    return list(
+        LogEntry.objects.filter(
+            campaign_id=report.campaign_id, kind=LogKind.REPORT_CHANGED, subject=f"battle:{report.battle_id}"
+        )
+        .select_related("actor")
+        .order_by("id")
+    )
