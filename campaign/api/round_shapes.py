@@ -116,7 +116,7 @@ class ByeOutput(serializers.Serializer[Any]):
 
 
 class RoundOutput(serializers.ModelSerializer[Round]):
-    """A round from ``rounds_for_api`` (its counts annotated)."""
+    """A round from ``rounds_with_counts`` (its counts annotated)."""
 
     status = serializers.ChoiceField(choices=RoundStatus.choices)
     pairings_published = serializers.SerializerMethodField()

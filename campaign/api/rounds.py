@@ -94,7 +94,9 @@ class RoundCollectionApi(CampaignApi):
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.rounds_for_api(campaign=campaign), request, view=self)
+        page = paginator.paginate_queryset(
+            selectors.rounds_with_counts(campaign=campaign), request, view=self
+        )
         return paginator.get_paginated_response(
             RoundOutput(page, many=True, context={"request": request}).data
         )

@@ -141,19 +141,6 @@ def purchases_for_campaign(*, campaign: Campaign) -> QuerySet[FortificationPurch
 _FIGHTING = (BattleStatus.SCHEDULED, BattleStatus.REPORTED, BattleStatus.CONFIRMED)
 
 
-def rounds_for_page(*, campaign: Campaign) -> QuerySet[Round]:
-    """Every round, newest first, with its published battles, draft battles and published byes counted."""
-    return (
-        Round.objects.filter(campaign=campaign)
-        .annotate(
-            battle_count=Count("battles", filter=~Q(battles__status=BattleStatus.DRAFT), distinct=True),
-            draft_count=Count("battles", filter=Q(battles__status=BattleStatus.DRAFT), distinct=True),
-            bye_count=Count("byes", filter=Q(byes__published=True), distinct=True),
-        )
-        .order_by("-number")
-    )
-
-
 def battle_this_round(*, enrolment: Enrolment) -> Battle | None:
     """The player's published battle in the campaign's open round, if they have one (one query)."""
     return (
@@ -206,8 +193,9 @@ def _count_of(rows: QuerySet[Battle] | QuerySet[Challenge] | QuerySet[Bye]) -> S
     )
 
 
-def rounds_for_api(*, campaign: Campaign) -> QuerySet[Round]:
-    """The rounds, newest first, each with its published battles, byes and open challenges counted (one query)."""
+def rounds_with_counts(*, campaign: Campaign) -> QuerySet[Round]:
+    """The rounds, newest first, each with its published battles, draft battles, published byes and open
+    challenges counted (one query: a subquery per count, so no join multiplies another)."""
     here = OuterRef("pk")
     return (
         Round.objects.filter(campaign=campaign)
@@ -215,6 +203,7 @@ def rounds_for_api(*, campaign: Campaign) -> QuerySet[Round]:
             battle_count=Coalesce(
                 _count_of(Battle.objects.filter(round=here).exclude(status=BattleStatus.DRAFT)), 0
             ),
+            draft_count=Coalesce(_count_of(Battle.objects.filter(round=here, status=BattleStatus.DRAFT)), 0),
             bye_count=Coalesce(_count_of(Bye.objects.filter(round=here, published=True)), 0),
             open_challenge_count=Coalesce(
                 _count_of(Challenge.objects.filter(round=here, status=ChallengeStatus.OPEN)), 0

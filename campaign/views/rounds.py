@@ -22,7 +22,7 @@ from campaign.models import Battle, BattleStatus, Campaign, Challenge, Challenge
 from campaign.options import Status, UnplayedPolicy
 from campaign.permissions import can_manage_campaign, can_run_rounds
 from campaign.round_forms import RoundOpenForm, add_refusal
-from campaign.selectors.rounds import round_by_number, rounds_for_page
+from campaign.selectors.rounds import round_by_number, rounds_with_counts
 from campaign.services.economy import income_due
 from campaign.services.rounds import round_close, round_open, round_reopen
 from campaign.views.common import campaign_or_404
@@ -50,7 +50,7 @@ def _rounds_page(
     request: HtmxHttpRequest, campaign: Campaign, *, open_form: RoundOpenForm | None = None
 ) -> HttpResponse:
     runs = can_run_rounds(request.user, campaign)
-    rounds = list(rounds_for_page(campaign=campaign))
+    rounds = list(rounds_with_counts(campaign=campaign))
     current = next((r for r in rounds if r.is_open), None)
     last = rounds[0] if rounds else None
     running = campaign.status == Status.RUNNING
