@@ -107,6 +107,18 @@ class PairingContext:
     fronts: Mapping[tuple[Bloc, Bloc], tuple[SectorKey, ...]]
     last_met: Mapping[Pair, int]
     """Keyed by (smaller id, larger id): the round (1 = the oldest of the history) two players last met."""
+    names: Mapping[PlayerId, str] = field(default_factory=dict)
+
+    def who(self, player: PlayerId) -> str:
+        """The player as explanations name them: their name, else ``player <id>``."""
+        return self.names.get(player) or f"player {player}"
+
+    def both(self, a: PlayerId, b: PlayerId) -> str:
+        return f"{_capital(self.who(a))} and {self.who(b)}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 @dataclass(frozen=True)
@@ -135,7 +147,9 @@ def generate_pairing(
     ``dense_limit``: rounds with more players who may play are first matched on a certified sample.
     """
     blocs = _blocs_of(players)
-    context = PairingContext(blocs, _normalise_fronts(fronts), matching.last_met(history, blocs))
+    context = PairingContext(
+        blocs, _normalise_fronts(fronts), matching.last_met(history, blocs), _names_of(players)
+    )
     records = matching.records(history, blocs)
     rng = random.Random(seed)  # noqa: S311 - reproducible pairings, not secrets
     order = sorted(blocs)
@@ -160,7 +174,7 @@ def generate_pairing(
     )
     covered = {p for pair in pairs for p in pair}
     byes = tuple(
-        Bye(p, blocs[p], _bye_note(p, records[p].byes, split))
+        Bye(p, blocs[p], _bye_note(p, records[p].byes, split, context))
         for p in sorted(blocs, key=lambda p: (blocs[p], p))
         if p not in covered
     )
@@ -172,7 +186,9 @@ def pairing_context(
 ) -> PairingContext:
     """The context edits check against, for a pairing stored and read back (not just generated)."""
     blocs = _blocs_of(players)
-    return PairingContext(blocs, _normalise_fronts(fronts), matching.last_met(history, blocs))
+    return PairingContext(
+        blocs, _normalise_fronts(fronts), matching.last_met(history, blocs), _names_of(players)
+    )
 
 
 def swap_players(pairing: Pairing, a: PlayerId, b: PlayerId) -> Pairing:
@@ -180,7 +196,9 @@ def swap_players(pairing: Pairing, a: PlayerId, b: PlayerId) -> Pairing:
     ctx = pairing.context
     for field_name, player in (("a", a), ("b", b)):
         if player not in ctx.blocs:
-            raise PairingError("pairing-unknown-player", f"Player {player} is not in this round.", field_name)
+            raise PairingError(
+                "pairing-unknown-player", f"{_capital(ctx.who(player))} is not in this round.", field_name
+            )
     if a == b:
         raise PairingError("pairing-same-player", "Choose two different players to swap.", "b")
     swap = {a: b, b: a}
@@ -193,7 +211,7 @@ def swap_players(pairing: Pairing, a: PlayerId, b: PlayerId) -> Pairing:
         if ctx.blocs[att] == ctx.blocs[dfn]:
             raise PairingError(
                 "pairing-same-bloc",
-                f"Players {att} and {dfn} are both {ctx.blocs[att]}: a battle needs two blocs.",
+                f"{ctx.both(att, dfn)} are both {ctx.blocs[att]}: a battle needs two blocs.",
                 f"battles[{index}]",
             )
         if battle.sector is not None:
@@ -203,7 +221,7 @@ def swap_players(pairing: Pairing, a: PlayerId, b: PlayerId) -> Pairing:
         )
         if sector is not None:
             uses[sector] += 1
-        note = Explanation("organiser-swap", f"Players {a} and {b} swapped by the organiser.")
+        note = Explanation("organiser-swap", f"{ctx.both(a, b)} swapped by the organiser.")
         notes = (_meeting_note(att, dfn, ctx, False), note, sector_note)
         battles[index] = Battle(att, dfn, ctx.blocs[att], ctx.blocs[dfn], sector, reason, notes)
     byes = tuple(_swapped_bye(bye, swap, ctx) for bye in pairing.byes)
@@ -215,7 +233,8 @@ def _swapped_bye(bye: Bye, swap: Mapping[PlayerId, PlayerId], ctx: PairingContex
         return bye
     player = swap[bye.player_id]
     note = Explanation(
-        "organiser-swap", f"Player {player} sits out: swapped with player {bye.player_id} by the organiser."
+        "organiser-swap",
+        f"{_capital(ctx.who(player))} sits out: swapped with {ctx.who(bye.player_id)} by the organiser.",
     )
     return Bye(player, ctx.blocs[player], note)
 
@@ -247,6 +266,10 @@ def set_sector(pairing: Pairing, battle: int, sector: SectorKey | None) -> Pairi
 
 
 # --- inputs ---------------------------------------------------------------------------------------------
+
+
+def _names_of(players: Sequence[Player]) -> dict[PlayerId, str]:
+    return {player.id: player.name for player in players if player.name}
 
 
 def _blocs_of(players: Sequence[Player]) -> dict[PlayerId, Bloc]:
@@ -307,13 +330,13 @@ def _orient(
     ratt, rdfn = records[att], records[dfn]
     note = Explanation(
         "roles",
-        f"Player {att} attacks, {why} ({ratt.attacks} attacks, {ratt.defences} defences so far; "
-        f"player {dfn}: {rdfn.attacks} attacks, {rdfn.defences} defences).",
+        f"{_capital(context.who(att))} attacks, {why} ({ratt.attacks} attacks, {ratt.defences} defences "
+        f"so far; {context.who(dfn)}: {rdfn.attacks} attacks, {rdfn.defences} defences).",
     )
     if (blocs[att], blocs[dfn]) not in context.fronts and (blocs[dfn], blocs[att]) in context.fronts:
         note = Explanation(
             "roles-swapped",
-            f"Player {dfn} attacks: {blocs[att]} has no sector to attack on the {blocs[dfn]} front, "
+            f"{_capital(context.who(dfn))} attacks: {blocs[att]} has no sector to attack on the {blocs[dfn]} front, "
             f"{blocs[dfn]} has.",
         )
         att, dfn = dfn, att
@@ -416,22 +439,23 @@ def _round_notes(split: matching.Split, players: int, repeats: int) -> tuple[Exp
 def _meeting_note(a: PlayerId, b: PlayerId, ctx: PairingContext, by_engine: bool) -> Explanation:
     met = ctx.last_met.get(pair_key(a, b))
     if met is None:
-        return Explanation("first-meeting", f"Players {a} and {b} have not met before.")
+        return Explanation("first-meeting", f"{ctx.both(a, b)} have not met before.")
     if by_engine:
         return Explanation(
             "repeat",
-            f"Players {a} and {b} met in round {met}: no fair pairing with as many battles "
+            f"{ctx.both(a, b)} met in round {met}: no fair pairing with as many battles "
             "has fewer repeats, or older ones.",
         )
-    return Explanation("repeat", f"Players {a} and {b} met in round {met}; paired again by the organiser.")
+    return Explanation("repeat", f"{ctx.both(a, b)} met in round {met}; paired again by the organiser.")
 
 
-def _bye_note(p: PlayerId, byes: int, split: matching.Split) -> Explanation:
+def _bye_note(p: PlayerId, byes: int, split: matching.Split, ctx: PairingContext) -> Explanation:
+    who = _capital(ctx.who(p))
     if split.outnumbering is not None and not split.playing:
         why = f"every player of this round is {split.outnumbering}"
-        return Explanation("bye-no-opponent", f"Player {p} sits out: {why}.")
+        return Explanation("bye-no-opponent", f"{who} sits out: {why}.")
     if p in split.idle:
         why = f"{split.outnumbering} outnumbers the other blocs and its players who play have had more byes"
     else:
         why = "nobody with fewer byes could have sat out instead in a pairing with as many battles"
-    return Explanation("bye", f"Player {p} sits out ({byes} bye(s) before this round): {why}.")
+    return Explanation("bye", f"{who} sits out ({byes} bye(s) before this round): {why}.")

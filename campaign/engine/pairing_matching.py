@@ -79,6 +79,8 @@ TIE_RANGE = 16
 class Player:
     id: PlayerId
     bloc: Bloc
+    name: str = ""
+    """How explanations name the player (``player <id>`` when empty)."""
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,10 @@ def _players(campaign: Campaign, round: Round) -> list[engine.Player]:
         Battle.objects.filter(round=round, status__in=_FIGHTING).values_list("attacker_id", flat=True)
     ) | set(Battle.objects.filter(round=round, status__in=_FIGHTING).values_list("defender_id", flat=True))
     rows = Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.ADMITTED).exclude(pk__in=busy)
-    return [engine.Player(row.pk, Bloc(row.bloc)) for row in rows.order_by("id")]
+    return [
+        engine.Player(row.pk, Bloc(row.bloc), row.display_name)
+        for row in rows.select_related("player").order_by("id")
+    ]
 
 
 def _open_round(round: Round) -> tuple[Campaign, Round]:
@@ -142,9 +145,10 @@ def _stored_pairing(campaign: Campaign, round: Round) -> tuple[engine.Pairing, l
         Battle.objects.filter(round=round, status=BattleStatus.DRAFT).select_related("sector").order_by("id")
     )
     byes = list(Bye.objects.filter(round=round, published=False).order_by("id"))
-    blocs = dict(Enrolment.objects.filter(campaign=campaign).values_list("pk", "bloc"))
+    places = {row.pk: row for row in Enrolment.objects.filter(campaign=campaign).select_related("player")}
+    blocs = {pk: place.bloc for pk, place in places.items()}
     ids = {b.attacker_id for b in drafts} | {b.defender_id for b in drafts} | {y.enrolment_id for y in byes}
-    players = [engine.Player(pk, Bloc(blocs[pk])) for pk in sorted(ids)]
+    players = [engine.Player(pk, Bloc(blocs[pk]), places[pk].display_name) for pk in sorted(ids)]
     context = engine.pairing_context(players, _history(campaign, round.number), fronts(campaign=campaign))
     battles = tuple(
         engine.Battle(

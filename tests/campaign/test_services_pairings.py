@@ -125,3 +125,18 @@ def test_the_organiser_changes_a_battles_mission_and_points_limit(round_one, org
     with pytest.raises(DomainError) as caught:
         battle_terms_update(battle=battle, actor=organiser, mission="tea-party")
     assert caught.value.code == "unknown-mission"
+
+
+def test_the_draft_explains_itself_with_the_players_names(round_one, organiser, running_campaign):
+    battles = pairings_generate(round=round_one, actor=organiser)
+    first = Battle.objects.select_related("attacker", "defender").get(pk=battles[0].pk)
+    other = next(
+        p for p in running_campaign.enrolments.filter(bloc=first.attacker.bloc) if p.pk != first.attacker_id
+    )
+
+    pairings_swap(round=round_one, actor=organiser, first=first.attacker_id, second=other.pk)
+
+    swapped = Battle.objects.select_related("attacker", "defender").get(attacker=other)
+    messages = " ".join(note["message"] for note in swapped.notes)
+    assert f"{first.attacker.display_name} and {other.display_name} swapped by the organiser" in messages
+    assert f"player {other.pk}" not in messages.lower()

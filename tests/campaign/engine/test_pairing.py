@@ -198,3 +198,20 @@ def test_it_refuses_a_bloc_that_is_not_a_side_of_the_war() -> None:
         generate_pairing([Player(1, "Mercenaries")], [], EVERY_FRONT, seed=0)  # type: ignore[arg-type]
 
     assert refused.value.code == "pairing-unknown-bloc"
+
+
+def test_its_explanations_name_players_by_their_names_when_given() -> None:
+    named = [Player(1, ALLIES, "Anya"), Player(2, AXIS, "Pavel"), Player(3, AXIS)]
+
+    pairing = generate_pairing(named, [], EVERY_FRONT, seed=3)
+
+    messages = [e.message for battle in pairing.battles for e in battle.explanations]
+    messages += [bye.explanation.message for bye in pairing.byes]
+    assert any("Anya" in message for message in messages)
+    # A player without a name is still named, by id, never as an empty string.
+    assert all("  " not in message and not message.startswith(" ") for message in messages)
+    first_meeting = next(m for m in messages if "have not met before" in m)
+    assert first_meeting in {
+        "Anya and Pavel have not met before.", "Pavel and Anya have not met before.",
+        "Anya and player 3 have not met before.", "Player 3 and Anya have not met before.",
+    }  # fmt: skip
