@@ -100,7 +100,9 @@ class BalanceLine:
 
 
 def balances(*, campaign: Campaign) -> list[BalanceLine]:
-    """Every holder's balance, summed in the database (one query, two where resources are per player)."""
+    """Every holder's balance, summed in the database (two queries): every side with admitted players
+    (or that once had entries) is listed, at 0 before it earned anything."""
+    admitted = Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.ADMITTED)
     if campaign.resources_held_by == ResourceHolder.PLAYER:
         per_player: dict[int, int] = dict(
             ResourceEntry.objects.filter(campaign=campaign, enrolment__isnull=False)
@@ -108,9 +110,11 @@ def balances(*, campaign: Campaign) -> list[BalanceLine]:
             .annotate(total=Sum("amount"))
             .values_list("enrolment_id", "total")
         )
-        players = Enrolment.objects.filter(campaign=campaign, pk__in=per_player).select_related("player")
+        players = Enrolment.objects.filter(campaign=campaign).filter(
+            Q(pk__in=per_player) | Q(pk__in=admitted.values("pk"))
+        )
         return sorted(
-            (BalanceLine(p.bloc, p, int(per_player[p.pk])) for p in players),
+            (BalanceLine(p.bloc, p, int(per_player.get(p.pk, 0))) for p in players.select_related("player")),
             key=lambda line: (line.bloc, line.label),
         )
     per_bloc: dict[str, int] = dict(
@@ -119,6 +123,8 @@ def balances(*, campaign: Campaign) -> list[BalanceLine]:
         .annotate(total=Sum("amount"))
         .values_list("bloc", "total")
     )
+    for bloc in admitted.values_list("bloc", flat=True).distinct():
+        per_bloc.setdefault(bloc, 0)
     return [BalanceLine(bloc, None, int(total)) for bloc, total in sorted(per_bloc.items())]
 
 

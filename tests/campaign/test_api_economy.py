@@ -52,7 +52,10 @@ def test_the_balances_are_the_sums_of_each_blocs_entries(world):
 
     rows = world.client("player").get(world.url("balances/")).json()
 
+    # Allies (the placeholder's bloc) earned nothing yet and is listed at 0; Axis has no admitted
+    # player but has entries, so it is listed too.
     assert [(row["bloc"], row["holder"], row["place"], row["balance"]) for row in rows] == [
+        ("Allies", "Allies", None, 0),
         ("Axis", "Axis", None, 2),
         ("SSU", "SSU", None, 4),
     ]
@@ -241,7 +244,11 @@ def test_where_resources_are_per_player_only_the_player_holding_the_sector_buys(
     assert problem(not_held) == (400, "not-your-sector", "sector")
     assert held.status_code == 201
     balance = world.client("player").get(world.url("balances/")).json()
-    assert [(row["place"]["id"], row["balance"]) for row in balance] == [(world.player_place.pk, 2)]
+    # The placeholder (admitted, Allies) has earned nothing: listed at 0.
+    assert [(row["place"]["id"], row["balance"]) for row in balance] == [
+        (world.placeholder.pk, 0),
+        (world.player_place.pk, 2),
+    ]
 
 
 def test_an_unknown_fortification_is_refused_at_its_field(world):

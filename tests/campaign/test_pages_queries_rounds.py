@@ -122,9 +122,9 @@ def test_it_shows_the_economy_page_in_a_fixed_number_of_queries(client, campaign
         client.force_login(place.player)
         # 1 the campaign, 2 the session, 3 the user, 4 is the user a co-organiser, 5 their enrolment,
         # 6 the count of ledger entries for the paginator, 7 the balances summed by bloc,
-        # 8 the sectors for the purchase form, 9 the purchases with their sectors and buyers,
-        # 10 the page of ledger entries with their holders and actors
-        with django_assert_num_queries(10):
+        # 8 the blocs with admitted players, 9 the sectors for the purchase form,
+        # 10 the purchases with their sectors and buyers, 11 the page of ledger entries with holders and actors
+        with django_assert_num_queries(11):
             response = client.get(reverse("campaign:economy", args=[campaign.pk]))
         shown.append(
             (
@@ -141,8 +141,8 @@ def test_it_shows_the_economy_page_to_an_organiser_in_a_fixed_number_of_queries(
     client.force_login(organiser)
     for campaign, _place in campaigns:
         # 1 the campaign, 2 the session, 3 the user, 4 the creator's own enrolment,
-        # 5 the count of ledger entries, 6 the balances by bloc, 7 the purchases, 8 the page of ledger entries
-        # (the adjustment form offers the three blocs: no query)
-        with django_assert_num_queries(8):
+        # 5 the count of ledger entries, 6 the balances by bloc, 7 the blocs with admitted players,
+        # 8 the purchases, 9 the page of ledger entries (the adjustment form offers the three blocs: no query)
+        with django_assert_num_queries(9):
             response = client.get(reverse("campaign:economy", args=[campaign.pk]))
         assert b'data-testid="adjust-form"' in response.content
