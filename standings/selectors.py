@@ -159,8 +159,10 @@ def standings_pending(*, campaign: Campaign) -> bool:
     return info.pending
 
 
-def _names(campaign: Campaign) -> dict[int, tuple[str, bool]]:
+def _names(campaign: Campaign, only: int | None = None) -> dict[int, tuple[str, bool]]:
     places = Enrolment.objects.filter(campaign=campaign).select_related("player")
+    if only is not None:
+        places = places.filter(pk=only)
     return {place.pk: (place.display_name, place.is_placeholder) for place in places}
 
 
@@ -207,14 +209,14 @@ def standings_for(*, campaign: Campaign, round_number: int | None = None) -> Sta
 
 
 def player_standing(*, campaign: Campaign, enrolment: Enrolment) -> PlayerStanding | None:
-    """A player's row now, its series over the rounds and its adjustments (two queries)."""
+    """A player's row now, its series over the rounds and its adjustments (three queries)."""
     table = _table(campaign, None, history=True)
     row = next((r for r in table.players if r["enrolment"] == enrolment.pk), None) if table else None
     if table is None or row is None:
         return None
     history = table.standings.history
     series = history.get("players", {}).get(str(enrolment.pk), {})
-    names = {enrolment.pk: (enrolment.display_name, enrolment.is_placeholder)}
+    names = _names(campaign, only=enrolment.pk)
     return PlayerStanding(
         row=_player(row, names), rounds=list(history.get("rounds", [])), points=list(series.get("points", [])),
         ranks=list(series.get("rank", [])), adjustments=list(adjustments_for(campaign=campaign, enrolment=enrolment)),
