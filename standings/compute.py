@@ -49,7 +49,9 @@ OTHER = {"attacker": "defender", "defender": "attacker"}
 COUNTED = (BattleStatus.CONFIRMED, BattleStatus.FORFEITED)
 _CONFIRMED = Q(status=BattleStatus.CONFIRMED)
 _FORFEITED = Q(status=BattleStatus.FORFEITED)
-_DRAW = _CONFIRMED & Q(result__draw=True)
+# Who won is read from the winner column the result recorded (a confirmed battle without one is a draw),
+# not from the result's JSON: the database compares two columns much faster than it parses documents.
+_DRAW = _CONFIRMED & Q(winner__isnull=True)
 # Standing players: admitted, or gone after playing (their battles still count for their opponents).
 _LISTED = (EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT)
 
@@ -63,11 +65,11 @@ def _forfeit_lost(side: str) -> Q:
 
 
 def _won(side: str) -> Q:
-    return (_CONFIRMED & Q(result__winner=side)) | (_FORFEITED & _reported_by(side))
+    return (_CONFIRMED & Q(winner=F(side))) | (_FORFEITED & _reported_by(side))
 
 
 def _lost(side: str) -> Q:
-    return (_CONFIRMED & Q(result__winner=OTHER[side])) | _forfeit_lost(side)
+    return (_CONFIRMED & Q(winner=F(OTHER[side]))) | _forfeit_lost(side)
 
 
 def _result_int(path: str) -> Cast:
@@ -140,7 +142,7 @@ class Tally:
 @dataclass(frozen=True)
 class Table:
     round_number: int
-    players: list[dict[str, Any]]
+    players: list[list[Any]]  # rows of standings.models.PLAYER_COLUMNS
     blocs: list[dict[str, Any]]
     factions: list[dict[str, Any]]
 
@@ -260,14 +262,12 @@ def _sectors(campaign: Campaign, rounds: _Rounds) -> dict[int, dict[str, SectorS
     return states
 
 
-def _player_row(ranked: engine.RankedPlayer, place: _Place) -> dict[str, Any]:
+def _player_row(ranked: engine.RankedPlayer, tiebreakers: list[str]) -> list[Any]:
+    """The row, in the order of ``PLAYER_COLUMNS`` (enrolment first, tiebreaks last)."""
     r = ranked.record
-    return {
-        "enrolment": r.key, "bloc": place.bloc, "faction": place.faction, "rank": ranked.rank,
-        "points": r.points, "played": r.played, "won": r.won, "drawn": r.drawn, "lost": r.lost,
-        "forfeited": r.forfeited, "adjustment": r.adjustment, "vp_for": r.vp_for, "vp_against": r.vp_against,
-        "ap_destroyed": r.ap_destroyed, "tiebreaks": dict(ranked.tiebreaks),
-    }  # fmt: skip
+    tiebreaks = [ranked.tiebreaks.get(name) for name in tiebreakers]
+    return [r.key, ranked.rank, r.points, r.played, r.won, r.drawn, r.lost, r.forfeited, r.adjustment, r.vp_for,
+            r.vp_against, r.ap_destroyed, tiebreaks]  # fmt: skip
 
 
 def _group_row(rank: int, g: engine.GroupRecord) -> dict[str, Any]:
@@ -322,7 +322,7 @@ def standings_compute(*, campaign: Campaign) -> Computed:
             records, {pk: places[pk].faction for pk in running},
             sectors=held if per_player else None, resources=faction_balance if per_player else None,
         )  # fmt: skip
-        table = Table(number, [_player_row(r, places[r.record.key]) for r in ranked], _group_rows(blocs),
+        table = Table(number, [_player_row(r, tiebreakers) for r in ranked], _group_rows(blocs),
                       _group_rows(factions))  # fmt: skip
         tables.append(table)
         _extend_history(history, table, position)
@@ -347,12 +347,12 @@ def _add(total: Tally, delta: Tally) -> None:
 
 def _extend_history(history: dict[str, Any], table: Table, position: int) -> None:
     """Add one round to the series the charts draw (a player listed late has no value for earlier rounds)."""
-    for row in table.players:
+    for key, rank, points, *_rest in table.players:
         series = history["players"].setdefault(
-            str(row["enrolment"]), {"points": [None] * position, "rank": [None] * position}
+            str(key), {"points": [None] * position, "rank": [None] * position}
         )
-        series["points"].append(row["points"])
-        series["rank"].append(row["rank"])
+        series["points"].append(points)
+        series["rank"].append(rank)
     for row in table.blocs:
         series = history["blocs"].setdefault(row["key"], {"sectors_held": [], "points": [], "resources": []})
         for name in ("sectors_held", "points", "resources"):

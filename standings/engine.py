@@ -207,22 +207,23 @@ def group_totals(
     resources: Mapping[str, int] | None = None,
 ) -> list[GroupRecord]:
     """The totals of each group (``keys`` listed even without players), with its sectors and resources."""
-    totals: dict[str, GroupRecord] = {key: GroupRecord(key=key) for key in keys}
-    for record in records:
-        key = group_of[record.key]
-        was = totals.get(key, GroupRecord(key=key))
-        totals[key] = replace(
-            was, players=was.players + 1, points=was.points + record.points, won=was.won + record.won,
-            drawn=was.drawn + record.drawn, lost=was.lost + record.lost, vp_for=was.vp_for + record.vp_for,
-            vp_against=was.vp_against + record.vp_against, ap_destroyed=was.ap_destroyed + record.ap_destroyed,
-        )  # fmt: skip
+    names = ("players", "points", "won", "drawn", "lost", "vp_for", "vp_against", "ap_destroyed")
+    # Summed in plain lists: building a frozen record per player would dominate a 500-player recompute.
+    sums: dict[str, list[int]] = {key: [0] * len(names) for key in keys}
+    for r in records:
+        total = sums.setdefault(group_of[r.key], [0] * len(names))
+        for index, value in enumerate(
+            (1, r.points, r.won, r.drawn, r.lost, r.vp_for, r.vp_against, r.ap_destroyed)
+        ):
+            total[index] += value
     return [
-        replace(
-            group,
+        GroupRecord(
+            key,
+            **dict(zip(names, total, strict=True)),
             sectors_held=None if sectors is None else sectors.get(key, 0),
             resources=None if resources is None else resources.get(key, 0),
         )
-        for key, group in totals.items()
+        for key, total in sums.items()
     ]
 
 

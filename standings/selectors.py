@@ -18,7 +18,7 @@ from django.db.models import F, QuerySet
 
 from campaign.models import Campaign, Enrolment
 from campaign.options import Status
-from standings.models import Adjustment, Standings, StandingsTable
+from standings.models import PLAYER_COLUMNS, Adjustment, Standings, StandingsTable
 
 
 @dataclass(frozen=True)
@@ -159,21 +159,29 @@ def standings_pending(*, campaign: Campaign) -> bool:
     return info.pending
 
 
-def _names(campaign: Campaign, only: int | None = None) -> dict[int, tuple[str, bool]]:
+@dataclass(frozen=True)
+class _Place:
+    name: str
+    is_placeholder: bool
+    bloc: str
+    faction: str
+
+
+def _places(campaign: Campaign, only: int | None = None) -> dict[int, _Place]:
     places = Enrolment.objects.filter(campaign=campaign).select_related("player")
     if only is not None:
         places = places.filter(pk=only)
-    return {place.pk: (place.display_name, place.is_placeholder) for place in places}
+    return {p.pk: _Place(p.display_name, p.is_placeholder, p.bloc, p.faction) for p in places}
 
 
-def _player(row: Mapping[str, Any], names: Mapping[int, tuple[str, bool]]) -> PlayerRow:
-    name, placeholder = names.get(row["enrolment"], ("", False))
+def _player(row: Sequence[Any], places: Mapping[int, _Place], tiebreakers: Sequence[str]) -> PlayerRow:
+    values = dict(zip(PLAYER_COLUMNS, row, strict=True))
+    place = places.get(values["enrolment"], _Place("", False, "", ""))
+    tiebreaks = {name: value for name, value in zip(tiebreakers, values.pop("tiebreaks"), strict=True)
+                 if value is not None}  # fmt: skip
     return PlayerRow(
-        enrolment_id=row["enrolment"], name=name, is_placeholder=placeholder, bloc=row["bloc"],
-        faction=row["faction"], rank=row["rank"], points=row["points"], played=row["played"], won=row["won"],
-        drawn=row["drawn"], lost=row["lost"], forfeited=row["forfeited"], adjustment=row["adjustment"],
-        vp_for=row["vp_for"], vp_against=row["vp_against"], ap_destroyed=row["ap_destroyed"],
-        tiebreaks=dict(row["tiebreaks"]),
+        enrolment_id=values.pop("enrolment"), name=place.name, is_placeholder=place.is_placeholder,
+        bloc=place.bloc, faction=place.faction, tiebreaks=tiebreaks, **values,
     )  # fmt: skip
 
 
@@ -200,10 +208,12 @@ def standings_for(*, campaign: Campaign, round_number: int | None = None) -> Sta
     table = _table(campaign, round_number)
     if table is None:
         return None
-    names = _names(campaign)
+    places = _places(campaign)
+    tiebreakers = table.standings.tiebreakers
     return StandingsView(
         info=_info(table.standings, campaign), round_number=table.round_number,
-        players=[_player(row, names) for row in table.players], blocs=[_group(row) for row in table.blocs],
+        players=[_player(row, places, tiebreakers) for row in table.players],
+        blocs=[_group(row) for row in table.blocs],
         factions=[_group(row) for row in table.factions],
     )  # fmt: skip
 
@@ -211,16 +221,19 @@ def standings_for(*, campaign: Campaign, round_number: int | None = None) -> Sta
 def player_standing(*, campaign: Campaign, enrolment: Enrolment) -> PlayerStanding | None:
     """A player's row now, its series over the rounds and its adjustments (three queries)."""
     table = _table(campaign, None, history=True)
-    row = next((r for r in table.players if r["enrolment"] == enrolment.pk), None) if table else None
+    row = next((r for r in table.players if r[0] == enrolment.pk), None) if table else None
     if table is None or row is None:
         return None
     history = table.standings.history
     series = history.get("players", {}).get(str(enrolment.pk), {})
-    names = _names(campaign, only=enrolment.pk)
+    places = _places(campaign, only=enrolment.pk)
     return PlayerStanding(
-        row=_player(row, names), rounds=list(history.get("rounds", [])), points=list(series.get("points", [])),
-        ranks=list(series.get("rank", [])), adjustments=list(adjustments_for(campaign=campaign, enrolment=enrolment)),
-    )  # fmt: skip
+        row=_player(row, places, table.standings.tiebreakers),
+        rounds=list(history.get("rounds", [])),
+        points=list(series.get("points", [])),
+        ranks=list(series.get("rank", [])),
+        adjustments=list(adjustments_for(campaign=campaign, enrolment=enrolment)),
+    )
 
 
 def history_points(*, campaign: Campaign, leaders: int = 5) -> History | None:
@@ -229,8 +242,8 @@ def history_points(*, campaign: Campaign, leaders: int = 5) -> History | None:
     if table is None:
         return None
     history = table.standings.history
-    top = [row["enrolment"] for row in table.players[: max(leaders, 0)]]
-    names = {pk: name for pk, (name, _p) in _names(campaign).items() if pk in top}
+    top = [row[0] for row in table.players[: max(leaders, 0)]]
+    names = {pk: place.name for pk, place in _places(campaign).items() if pk in top}
     players = history.get("players", {})
     return History(
         rounds=list(history.get("rounds", [])),

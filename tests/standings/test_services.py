@@ -18,6 +18,7 @@ from campaign.services.rounds import round_close, round_open
 from config.celery import app
 from core.errors import DomainError
 from standings.models import Adjustment, Standings, StandingsTable
+from standings.selectors import standings_for
 from standings.services import adjustment_add, standings_recompute
 from tests.factories import UserFactory
 
@@ -203,10 +204,10 @@ def test_closing_a_round_that_forfeits_battles_queues_the_recompute(
     assert version(battle.campaign) == was + 1
     assert (TASK, (battle.campaign_id,)) in sent
     standings_recompute(campaign_id=battle.campaign_id)
-    rows = {
-        row["enrolment"]: row for row in Standings.objects.get(campaign=battle.campaign).tables.get().players
-    }
-    assert rows[battle.attacker_id]["forfeited"] == rows[battle.defender_id]["forfeited"] == 1
+    view = standings_for(campaign=battle.campaign)
+    assert view is not None
+    rows = {row.enrolment_id: row for row in view.players}
+    assert rows[battle.attacker_id].forfeited == rows[battle.defender_id].forfeited == 1
 
 
 def test_resources_sectors_and_new_players_queue_the_recompute(

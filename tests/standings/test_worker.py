@@ -13,6 +13,7 @@ import pytest
 from battles.services import report_confirm, report_submit
 from campaign.models import Campaign
 from standings.models import Standings
+from standings.selectors import standings_for
 
 pytestmark = pytest.mark.services
 
@@ -37,7 +38,9 @@ def test_a_confirmation_leads_to_fresh_standings_computed_by_the_worker(
 
     standings = _wait_for_standings(battle.campaign)
     assert standings.reports_counted == 1
-    rows = {row["enrolment"]: row for row in standings.tables.get(round_number=1).players}
-    assert (rows[battle.attacker_id]["won"], rows[battle.attacker_id]["rank"]) == (1, 1)
-    assert rows[battle.defender_id]["lost"] == 1
+    view = standings_for(campaign=battle.campaign)
+    assert view is not None
+    rows = {row.enrolment_id: row for row in view.players}
+    assert (rows[battle.attacker_id].won, rows[battle.attacker_id].rank) == (1, 1)
+    assert rows[battle.defender_id].lost == 1
     assert celery_worker_process.poll() is None  # the worker is still running: it did the work
