@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db.models import F, QuerySet
 
-from campaign.models import Campaign, Enrolment
+from campaign.models import Campaign, Enrolment, Round, RoundStatus
 from campaign.options import Status
 from standings.models import PLAYER_COLUMNS, Adjustment, Standings, StandingsTable
 
@@ -218,51 +218,85 @@ def standings_for(*, campaign: Campaign, round_number: int | None = None) -> Sta
     )  # fmt: skip
 
 
-def player_standing(*, campaign: Campaign, enrolment: Enrolment) -> PlayerStanding | None:
-    """A player's row now, its series over the rounds and its adjustments (three queries)."""
-    table = _table(campaign, None, history=True)
+def shown_round(*, campaign: Campaign, sees_hidden_results: bool) -> int | None:
+    """The round whose table a viewer may see: None (now) unless results stay hidden until the round closes.
+
+    Where the campaign keeps confirmed results from players while their round
+    is open (``hide_results_until_close``), a player sees the standings as of
+    the last closed round, never the open one's results; organisers
+    (``sees_hidden_results``) see them now. At most one query.
+    """
+    if sees_hidden_results or not campaign.hide_results_until_close:
+        return None
+    if not Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).exists():
+        return None
+    return campaign.current_round - 1
+
+
+def _cut(history: Mapping[str, Any], round_number: int | None) -> int:
+    """How many rounds of the series to show: all of them, or up to ``round_number``."""
+    rounds = list(history.get("rounds", []))
+    if round_number is None:
+        return len(rounds)
+    return len([number for number in rounds if number <= round_number])
+
+
+def player_standing(
+    *, campaign: Campaign, enrolment: Enrolment, round_number: int | None = None
+) -> PlayerStanding | None:
+    """A player's row now (or as of ``round_number``), its series up to then and its adjustments (three queries)."""
+    table = _table(campaign, round_number, history=True)
     row = next((r for r in table.players if r[0] == enrolment.pk), None) if table else None
     if table is None or row is None:
         return None
     history = table.standings.history
+    shown = _cut(history, table.round_number)
     series = history.get("players", {}).get(str(enrolment.pk), {})
     places = _places(campaign, only=enrolment.pk)
+    adjustments = adjustments_for(campaign=campaign, enrolment=enrolment)
+    if round_number is not None:
+        adjustments = adjustments.filter(round_number__lte=round_number)
     return PlayerStanding(
         row=_player(row, places, table.standings.tiebreakers),
-        rounds=list(history.get("rounds", [])),
-        points=list(series.get("points", [])),
-        ranks=list(series.get("rank", [])),
-        adjustments=list(adjustments_for(campaign=campaign, enrolment=enrolment)),
+        rounds=list(history.get("rounds", []))[:shown],
+        points=list(series.get("points", []))[:shown],
+        ranks=list(series.get("rank", []))[:shown],
+        adjustments=list(adjustments),
     )
 
 
-def history_points(*, campaign: Campaign, leaders: int = 5) -> History | None:
-    """Campaign points over the rounds of the ``leaders`` best placed players now (two queries)."""
-    table = _table(campaign, None, history=True)
+def history_points(
+    *, campaign: Campaign, leaders: int = 5, round_number: int | None = None
+) -> History | None:
+    """Campaign points over the rounds of the ``leaders`` best placed now (or as of ``round_number``): two queries."""
+    table = _table(campaign, round_number, history=True)
     if table is None:
         return None
     history = table.standings.history
+    shown = _cut(history, table.round_number)
     top = [row[0] for row in table.players[: max(leaders, 0)]]
     names = {pk: place.name for pk, place in _places(campaign).items() if pk in top}
     players = history.get("players", {})
     return History(
-        rounds=list(history.get("rounds", [])),
+        rounds=list(history.get("rounds", []))[:shown],
         series=[
-            Series(str(pk), names.get(pk, ""), list(players.get(str(pk), {}).get("points", []))) for pk in top
+            Series(str(pk), names.get(pk, ""), list(players.get(str(pk), {}).get("points", []))[:shown])
+            for pk in top
         ],
     )
 
 
-def history_sectors(*, campaign: Campaign) -> History | None:
-    """Sectors held by each bloc at the end of every round (one query)."""
+def history_sectors(*, campaign: Campaign, round_number: int | None = None) -> History | None:
+    """Sectors held by each bloc at the end of every round (up to ``round_number``): one query."""
     standings = Standings.objects.filter(campaign=campaign).only("history").first()
     if standings is None:
         return None
     history = standings.history
+    shown = _cut(history, round_number)
     return History(
-        rounds=list(history.get("rounds", [])),
+        rounds=list(history.get("rounds", []))[:shown],
         series=[
-            Series(bloc, bloc, list(series["sectors_held"]))
+            Series(bloc, bloc, list(series["sectors_held"])[:shown])
             for bloc, series in history.get("blocs", {}).items()
         ],
     )

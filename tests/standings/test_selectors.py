@@ -127,3 +127,40 @@ def test_adjustments_are_listed_newest_first_and_by_player(league, organiser):
     assert [a.points for a in selectors.adjustments_for(campaign=league.campaign)] == [3, -1, 1]
     mine = selectors.adjustments_for(campaign=league.campaign, enrolment=league.place("a1"))
     assert [a.points for a in mine] == [3, 1]
+
+
+def test_players_see_the_last_closed_round_while_results_are_hidden_until_the_round_closes(league):
+    Campaign.objects.filter(pk=league.campaign.pk).update(hide_results_until_close=True)
+    league.fight("a1", "x1", "attacker", round=1)
+    league.fight("x1", "a1", "attacker", round=2)  # round 2 is open: its result is not for players yet
+    standings_recompute(campaign_id=league.campaign.pk)
+    league.campaign.refresh_from_db()
+
+    shown = selectors.shown_round(campaign=league.campaign, sees_hidden_results=False)
+
+    assert shown == 1
+    assert selectors.shown_round(campaign=league.campaign, sees_hidden_results=True) is None
+    view = selectors.standings_for(campaign=league.campaign, round_number=shown)
+    assert view is not None
+    assert {row.name: row.points for row in view.players}["X1"] == 0
+    standing = selectors.player_standing(
+        campaign=league.campaign, enrolment=league.place("x1"), round_number=shown
+    )
+    assert standing is not None
+    assert (standing.rounds, standing.points, standing.row.lost) == ([1], [0], 1)
+    points = selectors.history_points(campaign=league.campaign, leaders=6, round_number=shown)
+    assert points is not None
+    assert points.rounds == [1]
+    assert all(len(series.values) == 1 for series in points.series)
+    sectors = selectors.history_sectors(campaign=league.campaign, round_number=shown)
+    assert sectors is not None
+    assert sectors.rounds == [1]
+
+    league.campaign.rounds.filter(number=2).update(status="closed")
+    assert selectors.shown_round(campaign=league.campaign, sees_hidden_results=False) is None
+
+
+def test_nothing_is_hidden_where_the_campaign_shows_results_at_once(league):
+    league.round(1)
+
+    assert selectors.shown_round(campaign=league.campaign, sees_hidden_results=False) is None
