@@ -22,7 +22,9 @@ What counts:
 
 The table of round N counts the battles of rounds 1 to N, the adjustments and
 ledger entries made up to round N and the sectors as the log has them at the
-end of round N (``campaign.selectors.map_state_at``).
+end of round N (``campaign.selectors.map_state_at``). It lists the admitted
+players (and those who left) who had joined by round N, plus anyone with a
+result counted.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from django.db.models.functions import Cast
 
 from armies.blocs import Bloc
 from campaign.engine.map import SectorState, apply_change
-from campaign.models import Battle, BattleStatus, Campaign, Enrolment, EnrolmentStatus, ResourceEntry
+from campaign.models import Battle, BattleStatus, Campaign, Enrolment, EnrolmentStatus, ResourceEntry, Round
 from campaign.options import ResourceHolder
 from campaign.selectors import campaign_map, sector_changes
 from standings import engine
@@ -163,6 +165,7 @@ class _Place:
     bloc: str
     faction: str
     listed: bool
+    joined: int  # the first round whose table lists the player (0: from the start)
 
 
 class _Rounds:
@@ -287,10 +290,12 @@ def standings_compute(*, campaign: Campaign) -> Computed:
     rounds = _Rounds(campaign.current_round)
     tiebreakers = [name for name in campaign.tiebreakers if name in engine.TIEBREAKERS]
     needs_meetings = bool({engine.HEAD_TO_HEAD, engine.STRENGTH_OF_SCHEDULE} & set(tiebreakers))
+    # A player admitted while round N was open (or after it closed) is listed from round N's table on.
+    opened = list(Round.objects.filter(campaign=campaign).values_list("opened_at", flat=True))
     places = {
-        pk: _Place(bloc, faction, status in _LISTED)
-        for pk, bloc, faction, status in Enrolment.objects.filter(campaign=campaign).values_list(
-            "pk", "bloc", "faction", "status"
+        pk: _Place(bloc, faction, status in _LISTED, sum(at <= decided for at in opened) if decided else 0)
+        for pk, bloc, faction, status, decided in Enrolment.objects.filter(campaign=campaign).values_list(
+            "pk", "bloc", "faction", "status", "decided_at"
         )
     }
     deltas, counted = _player_deltas(campaign, rounds, needs_meetings)
@@ -298,12 +303,15 @@ def standings_compute(*, campaign: Campaign) -> Computed:
     sectors = _sectors(campaign, rounds)
     per_player = campaign.resources_held_by == ResourceHolder.PLAYER
     scoring = _scoring(campaign)
-    running: dict[int, Tally] = {pk: Tally() for pk, place in places.items() if place.listed}
+    running: dict[int, Tally] = {}
     bloc_balance: Counter[str] = Counter()
     faction_balance: Counter[str] = Counter()
     tables: list[Table] = []
     history: dict[str, Any] = {"rounds": rounds.numbers, "players": {}, "blocs": {}}
     for position, number in enumerate(rounds.numbers):
+        for pk, place in places.items():
+            if place.listed and place.joined <= number and pk not in running:
+                running[pk] = Tally()
         for pk, delta in deltas.get(number, {}).items():
             _add(running.setdefault(pk, Tally()), delta)
         blocs_added, factions_added = resources.get(number, (Counter(), Counter()))
@@ -346,7 +354,7 @@ def _add(total: Tally, delta: Tally) -> None:
 
 
 def _extend_history(history: dict[str, Any], table: Table, position: int) -> None:
-    """Add one round to the series the charts draw (a player listed late has no value for earlier rounds)."""
+    """Add one round to the series the charts draw (a player who joined late has None for earlier rounds)."""
     for key, rank, points, *_rest in table.players:
         series = history["players"].setdefault(
             str(key), {"points": [None] * position, "rank": [None] * position}

@@ -6,9 +6,12 @@ import pytest
 
 from battles.models import BattleReport
 from campaign.models import BattleStatus, Campaign
+from campaign.services.players import enrolment_admit, enrolment_request
 from standings import engine
+from standings.selectors import player_standing
 from standings.services import adjustment_add
 from tests.battles.conftest import ALLIED_UNITS, AXIS_UNITS, register
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -194,3 +197,20 @@ def test_it_lists_admitted_players_and_those_who_left_after_playing_but_not_appl
     assert "x1" in rows
     assert "applicant" not in rows
     assert len(rows) == 6
+
+
+def test_a_player_who_joins_late_is_listed_from_the_round_they_joined_in(league, organiser):
+    league.fight("a1", "x1", "attacker", round=1)
+    league.round(2)
+    request = enrolment_request(campaign=league.campaign, user=UserFactory(username="lena"), bloc="SSU")
+    late = enrolment_admit(enrolment=request, actor=organiser)
+    league.fight("a2", "x2", "attacker", round=2)
+
+    first, now = league.rows(1), league.rows()
+
+    assert "lena" not in first
+    assert len(first) == 6
+    assert (now["lena"].played, now["lena"].rank) == (0, 3)
+    standing = player_standing(campaign=league.campaign, enrolment=late)
+    assert standing is not None
+    assert standing.points == [None, 0]

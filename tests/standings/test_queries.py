@@ -13,10 +13,10 @@ from tests.standings.builders import populated_campaign
 
 pytestmark = pytest.mark.django_db
 
-# Lock the campaign, read the stored standings, the places, two side totals, the meetings, the adjustments,
-# the ledger, the sector log; write the standings, delete the old tables, insert the new ones; and here,
-# inside the test's transaction, a savepoint and its release around them.
-RECOMPUTE_QUERIES = 12 + 2
+# Lock the campaign, read the stored standings, when the rounds opened, the places, two side totals, the
+# meetings, the adjustments, the ledger, the sector log; write the standings, delete the old tables, insert
+# the new ones; and here, inside the test's transaction, a savepoint and its release around them.
+RECOMPUTE_QUERIES = 13 + 2
 
 
 def recompute_queries(campaign: Campaign) -> list[str]:
