@@ -43,7 +43,7 @@ def standings_recompute(*, campaign_id: int, force: bool = False) -> bool:
     campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
     if campaign is None:
         return False
-    stored = Standings.objects.filter(campaign=campaign).first()
+    stored = Standings.objects.filter(campaign=campaign).only("pk", "results_version").first()
     if not force and stored is not None and stored.results_version >= campaign.results_version:
         return False
     started = time.perf_counter()
