@@ -51,6 +51,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_validator_endpoint.py
 	$(BIN)/python scripts/bench_pairing.py
 	$(BIN)/python scripts/bench_pairing_service.py
+	$(BIN)/python scripts/bench_standings.py
 
 clean:
 	rm -rf var/celery var/test-db.sqlite3

@@ -36,6 +36,7 @@ class LogKind(models.TextChoices):
     BATTLE_CHANGED = "battle-changed", "Battle changed"
     CHALLENGE_CHANGED = "challenge-changed", "Challenge changed"
     LEDGER_CHANGED = "ledger-changed", "Resources changed"
+    POINTS_ADJUSTED = "points-adjusted", "Campaign points adjusted"
 
 
 class LogEntry(models.Model):

@@ -28,6 +28,7 @@ from campaign.models import (
 )
 from campaign.options import ResourceHolder, Status
 from campaign.services.map import sector_update
+from campaign.services.versions import results_changed
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,7 @@ def fortification_buy(
     )  # fmt: skip
     sector_update(campaign=locked, actor=actor, key=sector.key, changes={"fortification": kind},
                   reason=f"{what}, bought by {buyer.display_name} for {cost}", cause="purchase")  # fmt: skip
+    results_changed(campaign=locked)
     return purchase
 
 
@@ -214,4 +216,6 @@ def ledger_adjust(
         )
     if balance(campaign=locked, holder=holder) + amount < 0:
         raise CampaignConflictError("balance-too-low", f"{holder.label} would go below zero", "amount")
-    return _entry(locked, holder, amount, EntryKind.ADJUSTMENT, reason, actor)
+    entry = _entry(locked, holder, amount, EntryKind.ADJUSTMENT, reason, actor)
+    results_changed(campaign=locked)
+    return entry

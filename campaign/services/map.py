@@ -22,6 +22,7 @@ from campaign.models import Campaign, Enrolment, EnrolmentStatus, LogKind, Secto
 from campaign.options import Status
 from campaign.selectors import campaign_map
 from campaign.services.log import log_write
+from campaign.services.versions import results_changed
 
 
 def _stored(value: Any) -> Any:
@@ -128,6 +129,8 @@ def sector_update(
                   before=before, after=stored, reason=reason, cause=cause)  # fmt: skip
     _check_holder(locked, sector)
     sector.save()
+    if not cause:
+        results_changed(campaign=locked)
     return sector
 
 

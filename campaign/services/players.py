@@ -23,6 +23,7 @@ from campaign.options import Status
 from campaign.permissions import forget_access
 from campaign.services import notices
 from campaign.services.log import log_write
+from campaign.services.versions import results_changed
 
 _TAKES_PLAYERS = {Status.REGISTRATION, Status.RUNNING}
 
@@ -158,6 +159,7 @@ def enrolment_admit(*, enrolment: Enrolment, actor: Any) -> Enrolment:
         )  # fmt: skip
     admitted = _move(enrolment, frm={EnrolmentStatus.PENDING}, to=EnrolmentStatus.ADMITTED, actor=actor,
                      decided_by=actor, decided_at=timezone.now(), decision_reason="")  # fmt: skip
+    results_changed(campaign=campaign)  # a new row in the standings
     notices.tell(enrolments=[admitted], kind=notices.JOIN_DECIDED,
                  message=f"You are admitted to {campaign.name} for {admitted.bloc}.",
                  link=notices.campaign_link(campaign))  # fmt: skip
@@ -236,6 +238,7 @@ def placeholder_add(
         status=EnrolmentStatus.ADMITTED, decided_by=actor, decided_at=timezone.now(),
     )  # fmt: skip
     _log(enrolment, actor, None)
+    results_changed(campaign=campaign)  # a new row in the standings
     return enrolment
 
 

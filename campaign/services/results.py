@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db.models import F, Sum
+from django.db.models import Sum
 from django.utils import timezone
 
 from armies.blocs import Bloc
@@ -42,13 +42,14 @@ from campaign.selectors import campaign_map, map_state_now, sectors_for_map
 from campaign.services.economy import Holder, holder_of
 from campaign.services.log import log_write
 from campaign.services.map import sector_update
+from campaign.services.versions import results_changed
 
 RESULT = "result"
 _CONFIRMED = BattleStatus.CONFIRMED
 
 
 def _bump(campaign: Campaign) -> None:
-    Campaign.objects.filter(pk=campaign.pk).update(results_version=F("results_version") + 1)
+    results_changed(campaign=campaign)
 
 
 def _awards(campaign: Campaign, battle: Battle) -> list[tuple[Holder, int]]:

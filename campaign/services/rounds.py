@@ -30,6 +30,7 @@ from campaign.options import Status, UnplayedPolicy
 from campaign.services import notices
 from campaign.services.economy import income_pay, income_reverse
 from campaign.services.log import log_write
+from campaign.services.versions import results_changed
 
 
 def _locked(campaign: Campaign) -> Campaign:
@@ -104,6 +105,8 @@ def round_close(*, round: Round, actor: Any) -> Round:
         status=ChallengeStatus.EXPIRED, answered_at=closed_at
     )
     paid = income_pay(campaign=locked, closing=round, actor=actor)
+    # Forfeits count in the standings, and income changes the blocs' balances.
+    results_changed(campaign=locked)
     round.refresh_from_db()
     log_write(campaign=locked, kind=LogKind.ROUND_CHANGED, subject=f"round:{round.number}", actor=actor,
               field="status", before="open",
@@ -136,6 +139,7 @@ def round_reopen(*, round: Round, actor: Any, reason: str) -> Round:
         status=BattleStatus.SCHEDULED, settled_by_close=False
     )
     Round.objects.filter(pk=round.pk).update(status=RoundStatus.OPEN, closed_at=None)
+    results_changed(campaign=locked)
     round.refresh_from_db()
     log_write(campaign=locked, kind=LogKind.ROUND_CHANGED, subject=f"round:{round.number}", actor=actor,
               field="status", before="closed", after="open", reason=reason[: limits.REASON_MAX_LENGTH])  # fmt: skip

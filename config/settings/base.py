@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "armies",
     "campaign",
     "battles",
+    "standings",
 ]
 
 MIDDLEWARE = [
@@ -252,6 +253,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "campaign.tasks.challenges_expire",
         "schedule": 300.0,
         "options": {"expires": 300.0},
+    },
+    # Standings older than their campaign's results (a lost message, a worker killed mid-recompute).
+    "standings-heal": {
+        "task": "standings.tasks.standings_heal",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
     },
 }
 # A heartbeat older than this makes the health endpoint report the worker as stale.

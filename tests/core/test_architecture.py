@@ -1,4 +1,4 @@
-"""The imports run one way: battles -> campaign -> armies -> accounts -> core, and no module circle.
+"""The imports run one way: standings -> battles -> campaign -> armies -> accounts -> core, and no circle.
 
 Read from the source with ``ast`` (every import, also those inside functions,
 except ``if TYPE_CHECKING:`` blocks), so a lazy import cannot hide a circle.
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("core", "accounts", "armies", "rules", "campaign", "battles")
+APPS = ("core", "accounts", "armies", "rules", "campaign", "battles", "standings")
 
 # What each app may import from the project. ``config`` is the composition root
 # (settings, the Celery app); only core reaches it, for the Celery app.
@@ -26,6 +26,8 @@ ALLOWED: dict[str, set[str]] = {
     # The campaign stores a rule set and checks it with the pure engine; it needs no more of rules.
     "campaign": {"core", "accounts", "armies", "rules.engine"},
     "battles": {"core", "accounts", "armies", "rules", "campaign"},
+    # The standings read the campaign's results (and the battles' reports, through the database only).
+    "standings": {"core", "accounts", "armies", "campaign", "battles"},
 }
 
 # Pure engines: plain Python, importing nothing of Django and, of the project,
@@ -35,6 +37,7 @@ PURE = {
     "armies.validation": {"core.errors", "armies.blocs"},
     "campaign.engine": {"core.errors", "armies.blocs"},
     "battles.judging": {"core.errors", "rules.engine"},
+    "standings.engine": set(),
 }
 
 

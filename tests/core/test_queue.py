@@ -12,7 +12,7 @@ from config.celery import app
 from core.queue import enqueue_on_commit
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("core", "accounts", "armies", "rules", "campaign", "battles")
+APPS = ("core", "accounts", "armies", "rules", "campaign", "battles", "standings")
 
 
 def _enqueued_names() -> list[tuple[str, object]]:
@@ -29,7 +29,11 @@ def _enqueued_names() -> list[tuple[str, object]]:
 
 def test_it_finds_the_services_that_queue_work():
     names = {name for _where, name in _enqueued_names()}
-    assert {"armies.tasks.catalogue_import_run", "accounts.tasks.notification_email"} <= names
+    assert {
+        "armies.tasks.catalogue_import_run",
+        "accounts.tasks.notification_email",
+        "standings.tasks.standings_recompute",
+    } <= names
 
 
 def test_it_only_queues_registered_tasks_named_by_a_literal():

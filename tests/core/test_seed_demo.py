@@ -74,4 +74,4 @@ def test_the_demo_campaign_has_a_closed_round_an_open_one_a_fortification_and_a_
 def test_it_gathers_the_demo_data_from_each_app_in_dependency_order():
     from core.demo import demo_seeders
 
-    assert demo_seeders() == ["accounts.seed", "armies.seed", "campaign.seed"]
+    assert demo_seeders() == ["accounts.seed", "armies.seed", "campaign.seed", "standings.seed"]

@@ -1,0 +1,310 @@
+"""Reads of the standings for pages, the API and charts: typed rows, a fixed number of queries each.
+
+Every selector reads what the last recompute stored and never computes: a page
+shows the standings as of ``info.computed_at`` and says whether a newer
+recompute is due (``info.pending``: the campaign's results changed since).
+``None`` means the campaign's standings were never computed (or the round asked
+for has no table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import F, QuerySet
+
+from campaign.models import Campaign, Enrolment, Round, RoundStatus
+from campaign.options import Status
+from standings.models import PLAYER_COLUMNS, Adjustment, Standings, StandingsTable
+
+
+@dataclass(frozen=True)
+class StandingsInfo:
+    """When and from what the standings were computed, and whether a recompute is due."""
+
+    computed_at: datetime
+    standings_version: int  # the results version they were computed from
+    results_version: int  # the campaign's results version now
+    round_number: int  # the round whose table is the standings now
+    reports_counted: int
+    forfeits_counted: int
+    adjustments_counted: int
+    took_ms: int
+    tiebreakers: Sequence[str]
+
+    @property
+    def pending(self) -> bool:
+        """Results changed since: a recompute is queued or running (the page polls until it lands)."""
+        return self.standings_version < self.results_version
+
+    @property
+    def rounds(self) -> list[int]:
+        """The round numbers with a table (0 alone before the first round)."""
+        return list(range(1, self.round_number + 1)) or [0]
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    enrolment_id: int
+    name: str
+    is_placeholder: bool
+    bloc: str
+    faction: str
+    rank: int
+    points: int
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    forfeited: int
+    adjustment: int
+    vp_for: int
+    vp_against: int
+    ap_destroyed: int
+    tiebreaks: Mapping[str, int]
+
+    @property
+    def vp_difference(self) -> int:
+        return self.vp_for - self.vp_against
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """A bloc (``key`` "Allies", "Axis", "SSU") or a faction (its catalogue key; "" for no faction)."""
+
+    key: str
+    rank: int
+    players: int
+    points: int
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    vp_for: int
+    vp_against: int
+    ap_destroyed: int
+    sectors_held: int | None  # None: a faction, where sectors and resources are kept per bloc
+    resources: int | None
+
+    @property
+    def vp_difference(self) -> int:
+        return self.vp_for - self.vp_against
+
+
+@dataclass(frozen=True)
+class StandingsView:
+    info: StandingsInfo
+    round_number: int  # the round this table stands at
+    players: list[PlayerRow]
+    blocs: list[GroupRow]
+    factions: list[GroupRow]
+
+    @property
+    def is_now(self) -> bool:
+        return self.round_number == self.info.round_number
+
+
+@dataclass(frozen=True)
+class Series:
+    key: str  # an enrolment's id or a bloc
+    name: str
+    values: list[int | None]  # one per round of ``rounds``; None before a player joined
+
+
+@dataclass(frozen=True)
+class History:
+    rounds: list[int]
+    series: list[Series]
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    """A player's record now, its points and rank over the rounds, and its adjustments."""
+
+    row: PlayerRow
+    rounds: list[int]
+    points: list[int | None]
+    ranks: list[int | None]
+    adjustments: list[Adjustment]
+
+
+def _info(standings: Standings, campaign: Campaign) -> StandingsInfo:
+    return StandingsInfo(
+        computed_at=standings.computed_at, standings_version=standings.results_version,
+        results_version=campaign.results_version, round_number=standings.round_number,
+        reports_counted=standings.reports_counted, forfeits_counted=standings.forfeits_counted,
+        adjustments_counted=standings.adjustments_counted, took_ms=standings.took_ms,
+        tiebreakers=list(standings.tiebreakers),
+    )  # fmt: skip
+
+
+def standings_status(*, campaign: Campaign) -> StandingsInfo | None:
+    """When the standings were computed and whether a recompute is due (one query: the htmx poll's)."""
+    standings = Standings.objects.filter(campaign=campaign).defer("history").first()
+    return None if standings is None else _info(standings, campaign)
+
+
+def standings_pending(*, campaign: Campaign) -> bool:
+    """Whether a recompute is due: the standings lag the campaign's results (one query).
+
+    Never computed counts as due once anything was recorded or the campaign is
+    under way (the beat job heals those); a draft nobody joined waits for nothing.
+    """
+    info = standings_status(campaign=campaign)
+    if info is None:
+        return campaign.results_version > 0 or campaign.status in (Status.RUNNING, Status.FINISHED)
+    return info.pending
+
+
+@dataclass(frozen=True)
+class _Place:
+    name: str
+    is_placeholder: bool
+    bloc: str
+    faction: str
+
+
+def _places(campaign: Campaign, only: int | None = None) -> dict[int, _Place]:
+    places = Enrolment.objects.filter(campaign=campaign).select_related("player")
+    if only is not None:
+        places = places.filter(pk=only)
+    return {p.pk: _Place(p.display_name, p.is_placeholder, p.bloc, p.faction) for p in places}
+
+
+def _player(row: Sequence[Any], places: Mapping[int, _Place], tiebreakers: Sequence[str]) -> PlayerRow:
+    values = dict(zip(PLAYER_COLUMNS, row, strict=True))
+    place = places.get(values["enrolment"], _Place("", False, "", ""))
+    tiebreaks = {name: value for name, value in zip(tiebreakers, values.pop("tiebreaks"), strict=True)
+                 if value is not None}  # fmt: skip
+    return PlayerRow(
+        enrolment_id=values.pop("enrolment"), name=place.name, is_placeholder=place.is_placeholder,
+        bloc=place.bloc, faction=place.faction, tiebreaks=tiebreaks, **values,
+    )  # fmt: skip
+
+
+def _group(row: Mapping[str, Any]) -> GroupRow:
+    return GroupRow(
+        key=row["key"], rank=row["rank"], players=row["players"], points=row["points"], played=row["played"],
+        won=row["won"], drawn=row["drawn"], lost=row["lost"], vp_for=row["vp_for"], vp_against=row["vp_against"],
+        ap_destroyed=row["ap_destroyed"], sectors_held=row["sectors_held"], resources=row["resources"],
+    )  # fmt: skip
+
+
+def _table(campaign: Campaign, round_number: int | None, *, history: bool = False) -> StandingsTable | None:
+    """The table of ``round_number`` (None: now) with its standings, in one query."""
+    tables = StandingsTable.objects.filter(standings__campaign=campaign).select_related("standings")
+    if not history:
+        tables = tables.defer("standings__history")
+    if round_number is None:
+        return tables.filter(round_number=F("standings__round_number")).first()
+    return tables.filter(round_number=round_number).first()
+
+
+def standings_for(*, campaign: Campaign, round_number: int | None = None) -> StandingsView | None:
+    """Players, blocs and factions in rank order, now or as of the end of ``round_number`` (two queries)."""
+    table = _table(campaign, round_number)
+    if table is None:
+        return None
+    places = _places(campaign)
+    tiebreakers = table.standings.tiebreakers
+    return StandingsView(
+        info=_info(table.standings, campaign), round_number=table.round_number,
+        players=[_player(row, places, tiebreakers) for row in table.players],
+        blocs=[_group(row) for row in table.blocs],
+        factions=[_group(row) for row in table.factions],
+    )  # fmt: skip
+
+
+def shown_round(*, campaign: Campaign, sees_hidden_results: bool) -> int | None:
+    """The round whose table a viewer may see: None (now) unless results stay hidden until the round closes.
+
+    Where the campaign keeps confirmed results from players while their round
+    is open (``hide_results_until_close``), a player sees the standings as of
+    the last closed round, never the open one's results; organisers
+    (``sees_hidden_results``) see them now. At most one query.
+    """
+    if sees_hidden_results or not campaign.hide_results_until_close:
+        return None
+    if not Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).exists():
+        return None
+    return campaign.current_round - 1
+
+
+def _cut(history: Mapping[str, Any], round_number: int | None) -> int:
+    """How many rounds of the series to show: all of them, or up to ``round_number``."""
+    rounds = list(history.get("rounds", []))
+    if round_number is None:
+        return len(rounds)
+    return len([number for number in rounds if number <= round_number])
+
+
+def player_standing(
+    *, campaign: Campaign, enrolment: Enrolment, round_number: int | None = None
+) -> PlayerStanding | None:
+    """A player's row now (or as of ``round_number``), its series up to then and its adjustments (three queries)."""
+    table = _table(campaign, round_number, history=True)
+    row = next((r for r in table.players if r[0] == enrolment.pk), None) if table else None
+    if table is None or row is None:
+        return None
+    history = table.standings.history
+    shown = _cut(history, table.round_number)
+    series = history.get("players", {}).get(str(enrolment.pk), {})
+    places = _places(campaign, only=enrolment.pk)
+    adjustments = adjustments_for(campaign=campaign, enrolment=enrolment)
+    if round_number is not None:
+        adjustments = adjustments.filter(round_number__lte=round_number)
+    return PlayerStanding(
+        row=_player(row, places, table.standings.tiebreakers),
+        rounds=list(history.get("rounds", []))[:shown],
+        points=list(series.get("points", []))[:shown],
+        ranks=list(series.get("rank", []))[:shown],
+        adjustments=list(adjustments),
+    )
+
+
+def history_points(
+    *, campaign: Campaign, leaders: int = 5, round_number: int | None = None
+) -> History | None:
+    """Campaign points over the rounds of the ``leaders`` best placed now (or as of ``round_number``): two queries."""
+    table = _table(campaign, round_number, history=True)
+    if table is None:
+        return None
+    history = table.standings.history
+    shown = _cut(history, table.round_number)
+    top = [row[0] for row in table.players[: max(leaders, 0)]]
+    names = {pk: place.name for pk, place in _places(campaign).items() if pk in top}
+    players = history.get("players", {})
+    return History(
+        rounds=list(history.get("rounds", []))[:shown],
+        series=[
+            Series(str(pk), names.get(pk, ""), list(players.get(str(pk), {}).get("points", []))[:shown])
+            for pk in top
+        ],
+    )
+
+
+def history_sectors(*, campaign: Campaign, round_number: int | None = None) -> History | None:
+    """Sectors held by each bloc at the end of every round (up to ``round_number``): one query."""
+    standings = Standings.objects.filter(campaign=campaign).only("history").first()
+    if standings is None:
+        return None
+    history = standings.history
+    shown = _cut(history, round_number)
+    return History(
+        rounds=list(history.get("rounds", []))[:shown],
+        series=[
+            Series(bloc, bloc, list(series["sectors_held"])[:shown])
+            for bloc, series in history.get("blocs", {}).items()
+        ],
+    )
+
+
+def adjustments_for(*, campaign: Campaign, enrolment: Enrolment | None = None) -> QuerySet[Adjustment]:
+    """The campaign's point adjustments, newest first, with the player and who made them (one query)."""
+    adjustments = Adjustment.objects.filter(campaign=campaign).select_related("enrolment__player", "actor")
+    if enrolment is not None:
+        adjustments = adjustments.filter(enrolment=enrolment)
+    return adjustments.order_by("-created_at", "-id")
