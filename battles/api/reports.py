@@ -103,9 +103,11 @@ def _under(prefix: str, call: Callable[[], T]) -> T:
         ) from exc
 
 
-def shown(request: Request, campaign: Campaign, battle: Battle, code: int = status.HTTP_200_OK) -> Response:
-    """The report as the caller sees it, read afresh, with its history and what the caller may do."""
-    report = _report(campaign, battle)
+def shown(
+    request: Request, campaign: Campaign, report: BattleReport, code: int = status.HTTP_200_OK
+) -> Response:
+    """The report as the caller sees it, with its history and what the caller may do."""
+    battle = report.battle
     user = request.user
     waiting = report.status == ReportStatus.SUBMITTED and may.can_answer(user, report)
     actions = {"confirm": waiting, "dispute": waiting, "resolve": may.can_resolve(user, battle)}
@@ -118,8 +120,10 @@ def shown(request: Request, campaign: Campaign, battle: Battle, code: int = stat
 
 
 def after(request: Request, campaign: Campaign, battle: Battle, code: int = status.HTTP_200_OK) -> Response:
-    """The report after an action: the battle read again too (its status and sector may have moved)."""
-    return shown(request, campaign, campaign_battle(request.user, campaign, battle.pk), code)
+    """The report after an action, read afresh with its battle (whose status and sector may have moved)."""
+    return shown(
+        request, campaign, _report(campaign, campaign_battle(request.user, campaign, battle.pk)), code
+    )
 
 
 class ReportApi(CampaignApi):
@@ -146,7 +150,7 @@ class ReportApi(CampaignApi):
             if not may.can_see_result(request.user, battle):
                 raise refuse("this round's results are shown when it closes", "result-hidden")
             raise refuse("the report is shown once it is confirmed", "report-not-confirmed")
-        return shown(request, campaign, battle)
+        return shown(request, campaign, report)
 
     @extend_schema(
         request=SubmitBody,
