@@ -4,8 +4,9 @@ campaign's reports and disputes.
 The order of the checks is the campaign API's (``campaign.api.common``): a campaign the caller may not
 see, or a drafted battle they may not see, is a 404; an action needing an account is a 403
 ``not_authenticated``; a caller who may not act gets a 403 with a code saying why
-(``battles.permissions`` decides); what the report's state refuses is the service's 400 or 409
-(``report-changed``, ``already-reported``, ``round-closed``), mapped by ``core.api``.
+(``battles.permissions`` decides; whether a result is hidden, ``campaign.permissions``); what the
+report's state refuses is the service's 400 or 409 (``report-changed``, ``already-reported``,
+``round-closed``), mapped by ``core.api``.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from campaign.api.common import (
 )
 from campaign.api.round_shapes import ROUND_MAX, campaign_battle, shape_context
 from campaign.models import Battle, Campaign
+from campaign.permissions import can_see_result
 from core.errors import FieldProblem
 
 REPORTS = ["reports"]
@@ -147,9 +149,9 @@ class ReportApi(CampaignApi):
         campaign, battle = _battle(request, pk, battle_id)
         report = _report(campaign, battle)
         if not may.can_view_report(request.user, report):
-            if not may.can_see_result(request.user, battle):
+            if not can_see_result(request.user, battle):
                 raise refuse("this round's results are shown when it closes", "result-hidden")
-            raise refuse("the report is shown once it is confirmed", "report-not-confirmed")
+            raise refuse("a report is shown to all once it is confirmed", "report-not-confirmed")
         return shown(request, campaign, report)
 
     @extend_schema(

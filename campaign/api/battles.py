@@ -12,8 +12,6 @@ from rest_framework.response import Response
 
 from armies.api import VerdictOutput
 from armies.validation import limits as list_limits
-from battles.permissions import hidden_battles
-from battles.selectors import battles_by_shown_status
 from campaign.api.campaigns import CampaignApi
 from campaign.api.common import (
     SEE,
@@ -41,8 +39,9 @@ from campaign.battle_terms import battle_list_check, battle_mission
 from campaign.engine.missions import WeatherRisk
 from campaign.errors import CampaignError
 from campaign.models import Battle, BattleStatus
-from campaign.permissions import can_check_battle_list, can_see_draft_pairings
+from campaign.permissions import can_check_battle_list, can_see_draft_pairings, hidden_battles
 from campaign.selectors import rounds as selectors
+from campaign.selectors.hidden_results import battles_by_shown_status
 from campaign.services import pairings as services
 from core.openapi import MAX_ID
 

@@ -16,8 +16,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from armies.blocs import BLOC_CHOICES
-from battles.permissions import results_hidden_round
-from battles.selectors import balances_shown, ledger_shown
 from campaign import limits
 from campaign.api.campaigns import CampaignApi
 from campaign.api.common import (
@@ -42,9 +40,15 @@ from campaign.api.round_shapes import (
 from campaign.errors import CampaignError
 from campaign.models import Campaign, EntryKind, FortificationPurchase, ResourceEntry
 from campaign.options import ResourceHolder
-from campaign.permissions import campaign_access, can_adjust_ledger, can_buy_fortification
+from campaign.permissions import (
+    campaign_access,
+    can_adjust_ledger,
+    can_buy_fortification,
+    results_hidden_round,
+)
 from campaign.selectors import enrolment_in_campaign
 from campaign.selectors import rounds as selectors
+from campaign.selectors.hidden_results import balances_shown, ledger_shown
 from campaign.services import economy as services
 from core.openapi import MAX_ID
 

@@ -16,8 +16,6 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from armies.blocs import BLOC_CHOICES
-from battles.permissions import results_hidden_round
-from battles.selectors import log_entries_shown, map_state_shown, sector_history_shown
 from campaign import limits, selectors
 from campaign.api.campaigns import CampaignApi
 from campaign.api.common import (
@@ -38,6 +36,8 @@ from campaign.engine.map import Fortification, MapState, Terrain, ZverogradMap
 from campaign.engine.mapformat import FORMAT_NAME, FORMAT_VERSION
 from campaign.engine.svg import render_map_svg
 from campaign.models import Campaign, LogEntry, LogKind, Sector
+from campaign.permissions import results_hidden_round
+from campaign.selectors.hidden_results import log_entries_shown, map_state_shown, sector_history_shown
 from campaign.services import map as services
 
 MAP = ["map"]

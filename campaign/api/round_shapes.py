@@ -13,8 +13,6 @@ from rest_framework.request import Request
 from rest_framework.reverse import reverse
 
 from armies.blocs import BLOC_CHOICES
-from battles.permissions import can_see_result, results_hidden_round
-from battles.selectors import map_state_shown
 from campaign.api.common import find_campaign, logged_in, refuse
 from campaign.engine import map as engine
 from campaign.engine.map import Fortification, Terrain
@@ -30,8 +28,9 @@ from campaign.models import (
     RoundStatus,
     Sector,
 )
-from campaign.permissions import can_run_rounds, can_see_draft_pairings
+from campaign.permissions import can_run_rounds, can_see_draft_pairings, can_see_result, results_hidden_round
 from campaign.selectors import rounds as selectors
+from campaign.selectors.hidden_results import map_state_shown
 from core.permissions import Actor
 
 # Round numbers are a PositiveSmallIntegerField: a larger one names no round, and is not asked.
@@ -85,7 +84,7 @@ def shape_context(request: Request, campaign: Campaign) -> dict[str, Any]:
     """The serializers' context: the request, and the sectors as the caller may see them.
 
     ``sectors_shown`` is None unless the campaign keeps the open round's results from the caller
-    (``battles.permissions.results_hidden_round``); then it is the map at the end of the last closed
+    (``campaign.permissions.results_hidden_round``); then it is the map at the end of the last closed
     round, so that no sector's owner tells who won a battle of the open round.
     """
     number = results_hidden_round(request.user, campaign)

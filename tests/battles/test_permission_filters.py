@@ -12,9 +12,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from battles.models import BattleReport
-from battles.permissions import can_see_result, can_view_report, hidden_battles, visible_reports
+from battles.permissions import can_view_report, visible_reports
 from battles.services import ReportInput, SideInput, report_confirm, report_dispute, report_submit
 from campaign.models import Battle, Campaign
+from campaign.permissions import can_see_result, hidden_battles
 from campaign.services.rounds import round_close, round_open
 from tests.battles.api_world import PERSONAS
 
