@@ -10,9 +10,11 @@ organisers and the two players see them before).
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from battles.models import BattleReport, ReportStatus
-from campaign.models import Battle, Enrolment
-from campaign.permissions import can_manage_campaign, can_view_campaign
+from campaign.models import Battle, Campaign, Enrolment
+from campaign.permissions import can_manage_campaign, can_view_campaign, results_hidden_round
 from core.permissions import Actor
 
 _SETTLED = {ReportStatus.CONFIRMED, ReportStatus.RESOLVED}
@@ -60,3 +62,33 @@ def can_view_report(user: Actor, report: BattleReport) -> bool:
     if report.status not in _SETTLED:
         return False
     return not (campaign.hide_results_until_close and battle.round.is_open)
+
+
+# --- For the API (issue 12): acting for a named side, the reports a caller sees, the dispute queue ------
+
+
+def can_report_as(user: Actor, battle: Battle, side: str) -> bool:
+    """Report for ``side``: its player, or an organiser where that side is a placeholder."""
+    place = {"attacker": battle.attacker, "defender": battle.defender}.get(side)
+    return place is not None and _acts_for(user, place, battle)
+
+
+def visible_reports(user: Actor, campaign: Campaign) -> Q | None:
+    """``can_view_report`` as a filter of the campaign's reports (None: every one, for the organisers).
+
+    A test holds the two to agree (tests/battles/test_permission_filters.py).
+    """
+    if can_manage_campaign(user, campaign):
+        return None
+    shown = Q(status__in=_SETTLED)
+    number = results_hidden_round(user, campaign)
+    if number is not None:
+        shown &= ~Q(battle__round__number=number)
+    if not user.is_authenticated:
+        return shown
+    return shown | Q(battle__attacker__player_id=user.pk) | Q(battle__defender__player_id=user.pk)
+
+
+def can_see_dispute_queue(user: Actor, campaign: Campaign) -> bool:
+    """The disputes waiting for a decision: the organisers, who resolve them."""
+    return can_manage_campaign(user, campaign)

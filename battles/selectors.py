@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from battles.models import BattleReport, ReportStatus
 from campaign.models import Battle, Campaign, LogEntry, LogKind
@@ -54,3 +54,21 @@ def report_history(*, report: BattleReport) -> list[LogEntry]:
         .select_related("actor")
         .order_by("id")
     )
+
+
+# --- For the API (issue 12) ----------------------------------------------------------------------------
+
+
+def reports_for_api(
+    *, campaign: Campaign, visible: Q | None, status: str = "", round_number: int | None = None
+) -> QuerySet[BattleReport]:
+    """The reports a caller may see (``visible``, from ``battles.permissions.visible_reports``; None: all),
+    newest first, filtered by status and round."""
+    rows = reports_for_campaign(campaign=campaign)
+    if visible is not None:
+        rows = rows.filter(visible)
+    if status:
+        rows = rows.filter(status=status)
+    if round_number is not None:
+        rows = rows.filter(battle__round__number=round_number)
+    return rows

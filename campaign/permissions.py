@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from campaign.models import (
     Battle,
     Campaign,
@@ -264,3 +266,63 @@ def can_check_battle_list(user: Actor, battle: Battle) -> bool:
     against them); the check runs the validator, so it wants an account.
     """
     return bool(user.is_authenticated) and can_view_campaign(user, battle.campaign)
+
+
+# --- Hidden results (issue 12) --------------------------------------------------------------------------
+#
+# ``hide_results_until_close`` keeps the open round's results from players until it closes, so the front
+# line moves for everyone at once. Two readings of it:
+#
+# - one battle (a battle, its report, the list of reports): the organisers and the battle's own players
+#   see its result; everyone else sees it once the battle's round is closed;
+# - the campaign as a whole (the map, a sector's history, the log, balances and the ledger): everyone but
+#   the organisers sees it as it stood when the last round closed.
+#
+# ``hidden_battles`` says what ``can_see_result`` says as a filter, so that lists filter and count in SQL;
+# a test holds the two to agree (tests/battles/test_permission_filters.py).
+
+
+def _open_round_number(campaign: Campaign) -> int | None:
+    """The campaign's open round (its current one) or None; asked once per campaign object."""
+    cache = campaign.__dict__
+    if "_open_round_number" not in cache:
+        is_open = Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).exists()
+        cache["_open_round_number"] = campaign.current_round if is_open else None
+    number: int | None = cache["_open_round_number"]
+    return number
+
+
+def results_hidden_round(user: Actor, campaign: Campaign) -> int | None:
+    """The round whose results ``user`` may not see yet in the campaign as a whole, or None.
+
+    Everyone but the organisers, while the campaign hides results and a round is open.
+    """
+    if not campaign.hide_results_until_close or campaign_access(user, campaign).is_organiser:
+        return None
+    return _open_round_number(campaign)
+
+
+def _plays_in(user: Actor, battle: Battle) -> bool:
+    players = (battle.attacker.player_id, battle.defender.player_id)
+    return bool(user.is_authenticated and user.pk in players)
+
+
+def can_see_result(user: Actor, battle: Battle) -> bool:
+    """See who won ``battle``: always, unless the campaign hides results and its round is still open;
+    then only the organisers and the battle's two players."""
+    campaign = battle.campaign
+    if not campaign.hide_results_until_close or not battle.round.is_open:
+        return True
+    return campaign_access(user, campaign).is_organiser or _plays_in(user, battle)
+
+
+def hidden_battles(user: Actor, campaign: Campaign) -> Q | None:
+    """``can_see_result`` as a filter of the campaign's battles: those whose result is kept from ``user``,
+    or None when nothing is."""
+    number = results_hidden_round(user, campaign)
+    if number is None:
+        return None
+    hidden = Q(round__number=number)
+    if user.is_authenticated:
+        hidden &= ~Q(attacker__player_id=user.pk) & ~Q(defender__player_id=user.pk)
+    return hidden

@@ -16,6 +16,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("", include("armies.api_urls")),
     path("", include("rules.api_urls")),
     path("", include("campaign.api_urls")),
+    path("", include("battles.api_urls")),
 ]
 
 urlpatterns = [

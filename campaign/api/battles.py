@@ -33,13 +33,15 @@ from campaign.api.round_shapes import (
     attach_campaign,
     campaign_battle,
     round_runner,
+    shape_context,
 )
 from campaign.battle_terms import battle_list_check, battle_mission
 from campaign.engine.missions import WeatherRisk
 from campaign.errors import CampaignError
 from campaign.models import Battle, BattleStatus
-from campaign.permissions import can_check_battle_list, can_see_draft_pairings
+from campaign.permissions import can_check_battle_list, can_see_draft_pairings, hidden_battles
 from campaign.selectors import rounds as selectors
+from campaign.selectors.hidden_results import battles_by_shown_status
 from campaign.services import pairings as services
 from core.openapi import MAX_ID
 
@@ -117,7 +119,9 @@ class BattleCollectionApi(CampaignApi):
         responses={200: BattleOutput(many=True), **SEE, **refusals(s400="invalid: a filter out of bounds.")},
         operation_id="battles_list",
         tags=BATTLES,
-        description="The campaign's battles, oldest round first; drafted pairings only for the organisers.",
+        description="The campaign's battles, oldest round first; drafted pairings only for the organisers. "
+        "While the campaign hides results, the open round's confirmed battles show (and filter) as "
+        "reported, without their result, to all but the organisers and each battle's players.",
     )
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
@@ -126,13 +130,16 @@ class BattleCollectionApi(CampaignApi):
             campaign=campaign,
             drafts=can_see_draft_pairings(request.user, campaign),
             round_number=filters.get("round"),
-            status=filters.get("status", ""),
             enrolment_id=filters.get("player"),
+        )
+        # A confirmed battle whose result is kept from the caller shows, and is found, as reported.
+        rows = battles_by_shown_status(
+            rows, status=filters.get("status", ""), hidden=hidden_battles(request.user, campaign)
         )
         paginator = self.pagination_class()
         page = attach_campaign(paginator.paginate_queryset(rows, request, view=self) or [], campaign)
         return paginator.get_paginated_response(
-            BattleOutput(page, many=True, context={"request": request}).data
+            BattleOutput(page, many=True, context=shape_context(request, campaign)).data
         )
 
 
@@ -147,7 +154,7 @@ class BattleApi(CampaignApi):
     def get(self, request: Request, pk: int, battle_id: int) -> Response:
         campaign = find_campaign(request, pk)
         battle = campaign_battle(request.user, campaign, battle_id)
-        return Response(BattleDetailOutput(battle, context={"request": request}).data)
+        return Response(BattleDetailOutput(battle, context=shape_context(request, campaign)).data)
 
     @extend_schema(
         request=BattleUpdateInput,
@@ -171,7 +178,9 @@ class BattleApi(CampaignApi):
         data.is_valid(raise_exception=True)
         services.battle_terms_update(battle=battle, actor=user, **data.validated_data)
         return Response(
-            BattleDetailOutput(campaign_battle(user, campaign, battle_id), context={"request": request}).data
+            BattleDetailOutput(
+                campaign_battle(user, campaign, battle_id), context=shape_context(request, campaign)
+            ).data
         )
 
 

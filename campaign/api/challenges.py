@@ -35,6 +35,7 @@ from campaign.api.round_shapes import (
     SectorBriefOutput,
     campaign_challenge,
     sector_key_field,
+    shape_context,
 )
 from campaign.errors import CampaignError
 from campaign.models import Campaign, Challenge, ChallengeStatus
@@ -104,7 +105,7 @@ class ChallengeIssueInput(StrictInput):
 def _out(request: Request, campaign: Campaign, challenge_id: int, code: int = status.HTTP_200_OK) -> Response:
     """The challenge read afresh, as the list shows it."""
     challenge = campaign_challenge(campaign, challenge_id)
-    return Response(ChallengeOutput(challenge, context={"request": request}).data, status=code)
+    return Response(ChallengeOutput(challenge, context=shape_context(request, campaign)).data, status=code)
 
 
 class ChallengeCollectionApi(CampaignApi):
@@ -136,7 +137,7 @@ class ChallengeCollectionApi(CampaignApi):
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(
-            ChallengeOutput(page, many=True, context={"request": request}).data
+            ChallengeOutput(page, many=True, context=shape_context(request, campaign)).data
         )
 
     @extend_schema(

@@ -30,13 +30,25 @@ from campaign.api.common import (
     refusals,
     refuse,
 )
-from campaign.api.round_shapes import BOUGHT_CHOICES, PlaceBriefOutput, SectorBriefOutput, sector_key_field
+from campaign.api.round_shapes import (
+    BOUGHT_CHOICES,
+    PlaceBriefOutput,
+    SectorBriefOutput,
+    sector_key_field,
+    shape_context,
+)
 from campaign.errors import CampaignError
 from campaign.models import Campaign, EntryKind, FortificationPurchase, ResourceEntry
 from campaign.options import ResourceHolder
-from campaign.permissions import campaign_access, can_adjust_ledger, can_buy_fortification
+from campaign.permissions import (
+    campaign_access,
+    can_adjust_ledger,
+    can_buy_fortification,
+    results_hidden_round,
+)
 from campaign.selectors import enrolment_in_campaign
 from campaign.selectors import rounds as selectors
+from campaign.selectors.hidden_results import balances_shown, ledger_shown
 from campaign.services import economy as services
 from core.openapi import MAX_ID
 
@@ -154,11 +166,13 @@ class BalanceCollectionApi(CampaignApi):
         operation_id="economy_balances",
         tags=ECONOMY,
         description="Every holder's balance (each bloc's, or each player's where resources are per "
-        "player), by bloc; a holder with no entry yet is not listed.",
+        "player), by bloc; a holder with no entry yet is not listed. While the campaign hides results, "
+        "the awards of the open round's battles count only once it closes (but for the organisers).",
     )
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
-        return Response(BalanceOutput(selectors.balances(campaign=campaign), many=True).data)
+        lines = balances_shown(campaign=campaign, hidden_round=results_hidden_round(request.user, campaign))
+        return Response(BalanceOutput(lines, many=True).data)
 
 
 class LedgerApi(CampaignApi):
@@ -174,7 +188,8 @@ class LedgerApi(CampaignApi):
         operation_id="economy_ledger",
         tags=ECONOMY,
         description="The ledger, newest first: income, purchases, reversals and adjustments, each with "
-        "its reason, round and who acted.",
+        "its reason, round and who acted. While the campaign hides results, the awards of the open "
+        "round's battles (and their reversals) are listed once it closes (but for the organisers).",
     )
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
@@ -182,6 +197,7 @@ class LedgerApi(CampaignApi):
         rows = selectors.ledger_for_holder(
             campaign=campaign, bloc=filters.get("bloc", ""), enrolment_id=filters.get("player")
         )
+        rows = ledger_shown(rows, hidden_round=results_hidden_round(request.user, campaign))
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(LedgerEntryOutput(page, many=True).data)
@@ -232,7 +248,9 @@ class PurchaseCollectionApi(CampaignApi):
         rows = selectors.purchases_for_campaign(campaign=campaign).order_by("-created_at", "-id")
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self)
-        return paginator.get_paginated_response(PurchaseOutput(page, many=True).data)
+        return paginator.get_paginated_response(
+            PurchaseOutput(page, many=True, context=shape_context(request, campaign)).data
+        )
 
     @extend_schema(
         request=BuyInput,
@@ -266,4 +284,6 @@ class PurchaseCollectionApi(CampaignApi):
             kind=data.validated_data["kind"], actor=user,
         )  # fmt: skip
         row = selectors.purchases_for_campaign(campaign=campaign).get(pk=purchase.pk)
-        return Response(PurchaseOutput(row).data, status=status.HTTP_201_CREATED)
+        return Response(
+            PurchaseOutput(row, context=shape_context(request, campaign)).data, status=status.HTTP_201_CREATED
+        )

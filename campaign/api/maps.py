@@ -36,6 +36,8 @@ from campaign.engine.map import Fortification, MapState, Terrain, ZverogradMap
 from campaign.engine.mapformat import FORMAT_NAME, FORMAT_VERSION
 from campaign.engine.svg import render_map_svg
 from campaign.models import Campaign, LogEntry, LogKind, Sector
+from campaign.permissions import results_hidden_round
+from campaign.selectors.hidden_results import log_entries_shown, map_state_shown, sector_history_shown
 from campaign.services import map as services
 
 MAP = ["map"]
@@ -108,6 +110,10 @@ class MapStateOutput(serializers.Serializer[Any]):
     round = serializers.IntegerField(
         allow_null=True, help_text="The round whose end the state shows; null for now."
     )
+    results_hidden = serializers.BooleanField(
+        help_text="The campaign keeps the open round's results from you until it closes: the sectors are "
+        "as the last closed round left them (round), whatever round you asked for after it."
+    )
     sectors = SectorOutput(many=True)
 
 
@@ -166,11 +172,16 @@ def _loaded_map(campaign: Campaign) -> ZverogradMap:
 
 
 def _state(request: Request, campaign: Campaign) -> tuple[ZverogradMap, MapState, int | None]:
-    """The map and its sectors now (their columns: one query) or at the end of ``?round=`` (the log)."""
+    """The map and its sectors now (their columns: one query) or at the end of ``?round=`` (the log).
+
+    While the open round's results are kept from the caller, never later than the last closed round.
+    """
     zmap = _loaded_map(campaign)
     round_number = query(RoundQuery, request).get("round")
+    hidden = results_hidden_round(request.user, campaign)
     if round_number is None:
-        return zmap, selectors.map_state_now(sectors=selectors.sectors_for_map(campaign=campaign)), None
+        state, shown = map_state_shown(campaign=campaign, hidden_round=hidden)
+        return zmap, state, shown
     if round_number > campaign.current_round:
         raise ValidationError(
             {
@@ -181,6 +192,8 @@ def _state(request: Request, campaign: Campaign) -> tuple[ZverogradMap, MapState
                 ]
             }
         )
+    if hidden is not None and round_number >= hidden:
+        round_number = hidden - 1
     return zmap, selectors.map_state_at(campaign=campaign, round_number=round_number), round_number
 
 
@@ -192,10 +205,13 @@ def _sector(spec: engine.SectorSpec, now: engine.SectorState) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _map_state(campaign: Campaign, zmap: ZverogradMap, state: MapState, round_number: int | None) -> Any:
+def _map_state(
+    campaign: Campaign, zmap: ZverogradMap, state: MapState, round_number: int | None, hidden: bool = False
+) -> Any:
     return MapStateOutput(
         {"name": zmap.name, "width": zmap.width, "height": zmap.height, "map_version": campaign.map_version,
-         "round": round_number, "sectors": [_sector(spec, state[spec.key]) for spec in zmap.sectors]}
+         "round": round_number, "results_hidden": hidden,
+         "sectors": [_sector(spec, state[spec.key]) for spec in zmap.sectors]}
     ).data  # fmt: skip
 
 
@@ -212,12 +228,14 @@ class SectorCollectionApi(CampaignApi):
         operation_id="sectors_list",
         tags=MAP,
         description="The map's sectors with who holds them, their fortification, value and terrain; "
-        "404 map-missing before a map is loaded.",
+        "404 map-missing before a map is loaded. While the campaign hides results, everyone but the "
+        "organisers sees the map as the last closed round left it.",
     )
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
         zmap, state, round_number = _state(request, campaign)
-        return Response(_map_state(campaign, zmap, state, round_number))
+        hidden = results_hidden_round(request.user, campaign) is not None
+        return Response(_map_state(campaign, zmap, state, round_number, hidden))
 
 
 class MapSvgApi(CampaignApi):
@@ -348,7 +366,10 @@ class SectorHistoryApi(CampaignApi):
     def get(self, request: Request, pk: int, key: str) -> Response:
         campaign = find_campaign(request, pk)
         _sector_row(campaign, key)
-        return Response(LogEntryOutput(selectors.sector_history(campaign=campaign, key=key), many=True).data)
+        rows = sector_history_shown(
+            campaign=campaign, key=key, hidden_round=results_hidden_round(request.user, campaign)
+        )
+        return Response(LogEntryOutput(rows, many=True).data)
 
 
 class CampaignLogApi(CampaignApi):
@@ -358,10 +379,13 @@ class CampaignLogApi(CampaignApi):
         responses={200: LogEntryOutput(many=True), **SEE},
         operation_id="campaigns_log",
         tags=["campaigns"],
-        description="The campaign's log, newest first: every change, who made it, when, and why.",
+        description="The campaign's log, newest first: every change, who made it, when, and why. While the "
+        "campaign hides results, what the open round's results wrote (report steps, results, the sector "
+        "changes they made) is left out until it closes, but for the organisers.",
     )
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.log_entries(campaign=campaign), request, view=self)
+        rows = log_entries_shown(campaign=campaign, hidden_round=results_hidden_round(request.user, campaign))
+        page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(LogEntryOutput(page, many=True).data)

@@ -28,8 +28,9 @@ from campaign.models import (
     RoundStatus,
     Sector,
 )
-from campaign.permissions import can_run_rounds, can_see_draft_pairings
+from campaign.permissions import can_run_rounds, can_see_draft_pairings, can_see_result, results_hidden_round
 from campaign.selectors import rounds as selectors
+from campaign.selectors.hidden_results import map_state_shown
 from core.permissions import Actor
 
 # Round numbers are a PositiveSmallIntegerField: a larger one names no round, and is not asked.
@@ -71,7 +72,34 @@ class SectorBriefOutput(serializers.Serializer[Any]):
     def to_representation(self, sector: Sector) -> Any:
         shown = super().to_representation(sector)
         shown["owner"] = sector.owner or None
+        # While the open round's results are kept from the caller, the sector as the last round left it.
+        state = self.context.get("sectors_shown")
+        if state is not None and sector.key in state:
+            shown["owner"] = state[sector.key].owner.value if state[sector.key].owner else None
+            shown["fortification"] = state[sector.key].fortification.value
         return shown
+
+
+def shape_context(request: Request, campaign: Campaign) -> dict[str, Any]:
+    """The serializers' context: the request, and the sectors as the caller may see them.
+
+    ``sectors_shown`` is None unless the campaign keeps the open round's results from the caller
+    (``campaign.permissions.results_hidden_round``); then it is the map at the end of the last closed
+    round, so that no sector's owner tells who won a battle of the open round.
+    """
+    number = results_hidden_round(request.user, campaign)
+    state = None if number is None else map_state_shown(campaign=campaign, hidden_round=number)[0]
+    return {"request": request, "sectors_shown": state}
+
+
+class BattleResultOutput(serializers.Serializer[Any]):
+    winner = serializers.ChoiceField(
+        choices=[("attacker", "attacker"), ("defender", "defender")], allow_null=True,
+        help_text="null for a draw.",
+    )  # fmt: skip
+    draw = serializers.BooleanField()
+    decided_by = serializers.CharField(help_text="objective, elimination, victory_points or concession.")
+    victory_points = serializers.DictField(child=serializers.IntegerField(), help_text="By side.")
 
 
 class BattleOutput(serializers.ModelSerializer[Battle]):
@@ -92,12 +120,15 @@ class BattleOutput(serializers.ModelSerializer[Battle]):
         help_text="Why the pairing was drafted so (code, message): repeat opponents, roles, sector.",
     )
     url = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
+    result_hidden = serializers.SerializerMethodField()
+    report_url = serializers.SerializerMethodField()
 
     class Meta:
         model = Battle
         fields = [
             "id", "url", "round", "status", "source", "sector", "attacker", "defender", "mission",
-            "points_limit", "notes", "created_at", "published_at",
+            "points_limit", "notes", "created_at", "published_at", "result", "result_hidden", "report_url",
         ]  # fmt: skip
 
     @extend_schema_field(OpenApiTypes.URI)
@@ -107,6 +138,40 @@ class BattleOutput(serializers.ModelSerializer[Battle]):
             kwargs={"pk": battle.campaign_id, "battle_id": battle.pk},
             request=self.context.get("request"),
         )
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_report_url(self, battle: Battle) -> str:
+        return reverse(
+            "api:battle-report",
+            kwargs={"pk": battle.campaign_id, "battle_id": battle.pk},
+            request=self.context.get("request"),
+        )
+
+    def _hidden(self, battle: Battle) -> bool:
+        request = self.context.get("request")
+        return request is not None and not can_see_result(request.user, battle)
+
+    @extend_schema_field(BattleResultOutput(allow_null=True, help_text="The confirmed result; null before."))
+    def get_result(self, battle: Battle) -> Any:
+        if battle.result is None or self._hidden(battle):
+            return None
+        keys = ("winner", "draw", "decided_by", "victory_points")
+        return BattleResultOutput({key: battle.result.get(key) for key in keys}).data
+
+    @extend_schema_field(
+        serializers.BooleanField(
+            help_text="The campaign keeps this round's results from you until it closes: a confirmed "
+            "battle shows as reported, without its result (every battle of the open round says so)."
+        )
+    )
+    def get_result_hidden(self, battle: Battle) -> bool:
+        return self._hidden(battle)
+
+    def to_representation(self, battle: Battle) -> Any:
+        shown = super().to_representation(battle)
+        if shown["status"] == BattleStatus.CONFIRMED and shown["result_hidden"]:
+            shown["status"] = BattleStatus.REPORTED.value
+        return shown
 
 
 class ByeOutput(serializers.Serializer[Any]):
@@ -172,7 +237,7 @@ def round_detail(request: Request, campaign: Campaign, round: Round) -> Any:
         "battles": attach_campaign(selectors.battles_for_round(round=round, drafts=drafts), campaign, round),
         "byes": selectors.byes_for_round(round=round, drafts=drafts),
     }  # fmt: skip
-    return RoundDetailOutput(shown, context={"request": request}).data
+    return RoundDetailOutput(shown, context=shape_context(request, campaign)).data
 
 
 def attach_campaign(battles: Any, campaign: Campaign, round: Round | None = None) -> list[Battle]:

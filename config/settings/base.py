@@ -187,6 +187,12 @@ SPECTACULAR_SETTINGS = {
         "FortificationEnum": "campaign.api.round_shapes.FORTIFICATION_CHOICES",
         "BoughtFortificationEnum": "campaign.api.round_shapes.BOUGHT_CHOICES",
         "MissionEnum": "campaign.api.round_shapes.MISSION_CHOICES",
+        # Battle reports: a report's status, how a battle ended, an organiser's decision.
+        "ReportStatusEnum": "battles.models.ReportStatus",
+        "ReportEndingEnum": "battles.models.Ending",
+        "ResolutionEnum": "battles.models.Resolution",
+        "DecisionEnum": "battles.api.shapes.DECISION_CHOICES",
+        "DecidedByEnum": "battles.api.shapes.DECIDED_BY_CHOICES",
     },
 }
 

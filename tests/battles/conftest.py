@@ -63,3 +63,11 @@ def report_data(lists_of: dict[str, Registration]) -> Any:
         return ReportInput(**data)
 
     return make
+
+
+@pytest.fixture
+def report_world(battle: Battle, lists_of: dict[str, Registration], report_data: Any, organiser: Any) -> Any:
+    """The battle with every persona of the report endpoints' tests (tests/battles/api_world.py)."""
+    from tests.battles.api_world import build
+
+    return build(battle, lists_of, report_data, organiser)

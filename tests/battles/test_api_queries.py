@@ -1,0 +1,126 @@
+"""Query counts of a battle's report and of the campaign's reports: pinned, each expected query named, and
+measured at two sizes (one report, then dozens of reports and a report with a long history) so they do
+not grow with the data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from battles.models import BattleReport, ReportStatus
+from battles.services import (
+    ReportInput,
+    SideInput,
+    report_confirm,
+    report_dispute,
+    report_resolve,
+    report_submit,
+)
+
+pytestmark = pytest.mark.django_db
+
+# The caller is a player (not the creator): campaign_access asks whether they help run the campaign, and
+# for their place.
+ACCESS = 2
+MORE_REPORTS = 24
+
+
+def grow(world: Any, report: BattleReport) -> None:
+    """Many more confirmed reports in the campaign, and ``report`` disputed (if waiting) and amended twice."""
+    lists = None
+    for _ in range(MORE_REPORTS):
+        battle, lists = world.another_battle(world.place("x2"), world.place("a2"), lists=lists)
+        data = ReportInput(
+            attacker_registration=lists["attacker"], defender_registration=lists["defender"], turns=6,
+            ending="turn_limit", attacker=SideInput(), defender=SideInput(lost=("e1",)),
+        )  # fmt: skip
+        report_confirm(
+            report=report_submit(battle=battle, actor=battle.attacker.player, side="attacker", data=data),
+            actor=battle.defender.player,
+        )
+    if report.status == ReportStatus.SUBMITTED:
+        report_dispute(report=report, actor=world.defender, reason="not so")
+    for lost in (("e1", "e2"), ("e2",)):
+        amended = world.data(defender=SideInput(lost=lost))
+        report_resolve(
+            report=report, actor=world.creator, decision="amended", reason="recounted", data=amended
+        )
+
+
+def measured(world: Any, persona: str, url: str, queries: int, django_assert_num_queries: Any) -> Any:
+    with django_assert_num_queries(queries):
+        response = world.client(persona).get(url)
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_a_report_takes_seven_queries_however_long_its_history_and_many_the_reports(
+    report_world, django_assert_num_queries
+):
+    # 1 the campaign, 2-3 campaign_access (a co-organiser? the caller's place)
+    # 4 the battle with its round, sector, sides and their accounts
+    # 5 the report with both registered lists and who submitted, confirmed and resolved it
+    # 6 its history with the actors
+    report = report_world.submitted()
+    small = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 3, django_assert_num_queries)
+    grow(report_world, report)
+    large = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 3, django_assert_num_queries)
+
+    # Submitted; then disputed and amended twice.
+    assert (len(small["history"]), len(large["history"])) == (1, 4)
+
+
+def test_a_hidden_result_costs_two_more_queries_for_the_map_as_the_last_round_left_it(
+    report_world, django_assert_num_queries
+):
+    # As above, and: 7 is a round open (results are hidden only then); 8 the sectors' log up to the
+    # last closed round (the sector brief shows the map as that round left it).
+    report_world.hide_results()
+    report = report_world.confirmed()
+    small = measured(
+        report_world, "defender", report_world.url(), 1 + ACCESS + 3 + 2, django_assert_num_queries
+    )
+    grow(report_world, report)
+    large = measured(
+        report_world, "defender", report_world.url(), 1 + ACCESS + 3 + 2, django_assert_num_queries
+    )
+
+    # The defender sees their battle's result, and its sector as round 0 left it.
+    assert (small["result"]["winner"], small["sector"]["owner"]) == ("attacker", None)
+    assert large["sector"]["owner"] is None
+
+
+def test_the_reports_take_five_queries_however_many_reports(report_world, django_assert_num_queries):
+    # 1 the campaign, 2-3 campaign_access
+    # 4 the number of reports the caller may see (the page count)
+    # 5 that page with their battles, rounds, sectors, sides, accounts and lists (select_related)
+    report = report_world.confirmed()
+    url = report_world.campaign_url("reports/")
+    small = measured(report_world, "bystander", url, 1 + ACCESS + 2, django_assert_num_queries)
+    grow(report_world, report)
+    large = measured(report_world, "bystander", url, 1 + ACCESS + 2, django_assert_num_queries)
+
+    assert (small["count"], large["count"]) == (1, 1 + MORE_REPORTS)
+
+
+def test_the_dispute_queue_takes_five_queries_however_many_disputes(report_world, django_assert_num_queries):
+    # 1 the campaign, 2-3 campaign_access (the creator: is the caller a co-organiser? their place)
+    # 4 the number of disputes, 5 that page (select_related)
+    report_world.disputed()
+    url = report_world.campaign_url("reports/disputes/")
+    small = measured(report_world, "co_organiser", url, 1 + ACCESS + 2, django_assert_num_queries)
+    lists = None
+    for _ in range(5):
+        battle, lists = report_world.another_battle(
+            report_world.place("x2"), report_world.place("a2"), lists=lists
+        )
+        report_world.client_of("x2").post(
+            report_world.url(battle=battle), report_world.body(lists), format="json"
+        )
+        report_world.client_of("a2").post(
+            report_world.url("dispute/", battle=battle), {"reason": "No"}, format="json"
+        )
+    large = measured(report_world, "co_organiser", url, 1 + ACCESS + 2, django_assert_num_queries)
+
+    assert (small["count"], large["count"]) == (1, 6)
