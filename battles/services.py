@@ -353,3 +353,11 @@ def side_input(data: Mapping[str, Any]) -> SideInput:
         lost=tuple(data.get("lost", ())), reserves=tuple(data.get("reserves", ())),
         objective=bool(data.get("objective", False)), scenario_vp=int(data.get("scenario_vp", 0)),
     )  # fmt: skip
+
+
+def report_entries(registration: Registration) -> list[judging.Entry]:
+    """A registered snapshot's entries as the judge sees them (id, name, paid AP, hero, strongpoint unit).
+
+    The report form offers these to pick losses and reserves from; the report's page lists them.
+    """
+    return _entries(registration)

@@ -20,6 +20,8 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from armies import validation as v
+from battles.permissions import results_frozen_at
+from battles.views.panel import report_panel
 from campaign.battle_terms import Side, battle_list_check, battle_mission, battle_terms
 from campaign.models import Battle, BattleStatus, Campaign, Enrolment, Registration
 from campaign.permissions import can_manage_campaign, can_run_rounds, can_see_draft_pairings
@@ -99,8 +101,15 @@ def _sides(request: HtmxHttpRequest, battle: Battle) -> list[SidePanel]:
 
 
 def battle_page(
-    request: HtmxHttpRequest, campaign: Campaign, battle: Battle, *, form: BattleTermsForm | None = None
+    request: HtmxHttpRequest,
+    campaign: Campaign,
+    battle: Battle,
+    *,
+    form: BattleTermsForm | None = None,
+    report_state: dict[str, Any] | None = None,
+    status: int = 200,
 ) -> HttpResponse:
+    """The battle's page; ``report_state`` puts back why a report action was refused (battles.views)."""
     sides = _sides(request, battle)
     if request.htmx and request.htmx.target in {panel.target for panel in sides}:
         panel = next(p for p in sides if p.target == request.htmx.target)
@@ -117,10 +126,13 @@ def battle_page(
         # A refused post shows its form with why, even once the terms are fixed.
         "terms_form": form or (terms_form(battle) if may_change else None),
         "challenge": getattr(battle, "challenge", None) if battle.source == "challenge" else None,
+        # The battle's report (issue 12): where every report notification points.
+        **report_panel(request, campaign, battle, **(report_state or {})),
     }
     if battle.sector is not None:
-        context.update(map_panel(campaign, None, highlight=battle.sector.key))
-    return render(request, "campaign/battle.html", context)
+        frozen = results_frozen_at(request.user, campaign)
+        context.update(map_panel(campaign, None, highlight=battle.sector.key, frozen_at=frozen))
+    return render(request, "campaign/battle.html", context, status=status)
 
 
 @require_safe

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from battles.selectors import dispute_queue
 from campaign.forms import CoOrganiserForm, PlaceholderForm, ReasonForm
 from campaign.models import Campaign, Enrolment, EnrolmentStatus
 from campaign.options import Status
@@ -130,6 +131,8 @@ def dashboard_context(request: HtmxHttpRequest, campaign: Campaign, **overrides:
         "admitted": [e for e in enrolments if e.status == EnrolmentStatus.ADMITTED],
         "is_finished": campaign.status == Status.FINISHED,
         "errors": errors,
+        # Disputed battle reports, oldest first: the organisers resolve them on each battle's page.
+        "disputes": list(dispute_queue(campaign=campaign)),
     }
     context.update(overrides)
     return context
