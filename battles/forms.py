@@ -104,6 +104,8 @@ class ReportForm(forms.Form):
     reason = forms.CharField(
         label="Why", required=False, max_length=REASON_MAX_LENGTH, widget=forms.Textarea(attrs={"rows": 2})
     )
+    # An amendment: the report's status as the organiser saw it when the form was drawn.
+    seen = forms.CharField(required=False, max_length=12, widget=forms.HiddenInput)
 
     def __init__(
         self,
@@ -327,7 +329,7 @@ def initial_from_report(report: BattleReport) -> dict[str, Any]:
         "attacker_registration": report.attacker_registration_id,
         "defender_registration": report.defender_registration_id,
         "fortification": report.fortification, "turns": report.turns, "ending": report.ending,
-        "conceded_by": report.conceded_by,
+        "conceded_by": report.conceded_by, "seen": report.status,
     }  # fmt: skip
     for side in SIDES:
         part = report.sides.get(side, {})
@@ -351,7 +353,9 @@ class ReasonForm(forms.Form):
 
 
 class ResolveForm(ReasonForm):
-    decision = forms.ChoiceField(choices=[("accepted", "Accept as reported"), ("voided", "Void")])
+    """A reason for a resolution, with the report's status as the organiser saw it (a stale one is a 409)."""
+
+    seen = forms.CharField(required=False, max_length=12, widget=forms.HiddenInput)
 
 
 class BattleFilterForm(forms.Form):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from battles.forms import ReasonForm
+from battles.forms import ReasonForm, ResolveForm
 from battles.models import BattleReport, ReportStatus
 from battles.permissions import can_answer, can_enter_result, can_resolve, can_view_report, side_of
 from battles.presenters import ending_words, history_lines, report_sheet, result_words
@@ -35,9 +35,9 @@ def dispute_form(data: Any = None) -> ReasonForm:
     return ReasonForm(data, prefix="dispute", label="What is wrong with it")
 
 
-def resolve_form(decision: str, data: Any = None) -> ReasonForm:
+def resolve_form(decision: str, data: Any = None, *, seen: str = "") -> ResolveForm:
     label = "Why accept it" if decision == "accepted" else "Why void it"
-    return ReasonForm(data, prefix=decision, label=label)
+    return ResolveForm(data, prefix=decision, label=label, initial={"seen": seen})
 
 
 def report_panel(
@@ -88,6 +88,6 @@ def report_panel(
         can_void=resolves and status != ReportStatus.VOID,
         is_settled=status in _SETTLED,
         dispute_form=forms.get("dispute") or dispute_form(),
-        resolve_forms={d: forms.get(d) or resolve_form(d) for d in RESOLVE_DECISIONS},
+        resolve_forms={d: forms.get(d) or resolve_form(d, seen=status) for d in RESOLVE_DECISIONS},
     )
     return context
