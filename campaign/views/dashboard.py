@@ -132,7 +132,7 @@ def dashboard_context(request: HtmxHttpRequest, campaign: Campaign, **overrides:
         "is_finished": campaign.status == Status.FINISHED,
         "errors": errors,
         # Disputed battle reports, oldest first: the organisers resolve them on each battle's page.
-        "disputes": list(dispute_queue(campaign=campaign)),
+        "disputes": list(dispute_queue(campaign=campaign).select_related("submitted_by__player")),
     }
     context.update(overrides)
     return context
