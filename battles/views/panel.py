@@ -29,7 +29,9 @@ def page_report(campaign: Campaign, battle: Battle) -> BattleReport | None:
         report.battle = battle
         report.campaign = campaign
         # Who submitted is one of the battle's places, already fetched with its player.
-        report.submitted_by = battle.attacker if report.submitted_by_id == battle.attacker_id else battle.defender
+        report.submitted_by = (
+            battle.attacker if report.submitted_by_id == battle.attacker_id else battle.defender
+        )
     return report
 
 
