@@ -44,14 +44,14 @@ class CountInput(forms.NumberInput):
 
 
 def _count_field(label: str, most: int) -> forms.IntegerField:
-    return forms.IntegerField(
-        label=label,
-        min_value=0,
-        max_value=MAX_LOSSES,
-        required=False,
-        initial=0,
-        widget=CountInput(attrs={"min": 0, "max": most, "inputmode": "numeric", "class": "count"}),
-    )
+    field = forms.IntegerField(
+        label=label, min_value=0, max_value=MAX_LOSSES, required=False, initial=0,
+        widget=CountInput(attrs={"inputmode": "numeric", "class": "count"}),
+    )  # fmt: skip
+    # The stepper stops where the mission does (the field itself takes up to the judge's bound, so a
+    # count beyond the mission reaches the service and is refused in its words).
+    field.widget.attrs["max"] = most
+    return field
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,11 @@ import re
 import pytest
 from django.utils.html import escape
 
+from accounts.models import Notification
 from battles.judging import MAX_SCENARIO_VP, MAX_TURNS
 from battles.models import BattleReport, ReportStatus, Resolution
+from battles.notices import REPORT_WAITING
+from battles.services import ReportInput, SideInput, report_submit
 from campaign.models import BattleStatus
 from tests.battles.conftest import ALLIED_UNITS, page_url, register
 
@@ -224,3 +227,37 @@ def test_a_second_report_is_a_conflict_that_says_so(client, battle, lists_of, fo
     assert BattleReport.objects.get(battle=battle).sides["defender"]["lost"] == ["e1"]
     # Asking for the form again leads to the report instead.
     assert client.get(page_url("report", battle))["Location"] == page_url("battle", battle)
+
+
+def test_the_notification_of_a_report_leads_to_it_with_the_opponents_answer(
+    client, battle, lists_of, form_data
+):
+    client.force_login(battle.attacker.player)
+    client.post(page_url("report", battle), form_data())
+    notice = Notification.objects.get(user=battle.defender.player, kind=REPORT_WAITING)
+    client.force_login(battle.defender.player)
+
+    page = client.get(notice.link).content.decode()
+
+    assert notice.link == page_url("battle", battle)
+    assert "<del>Gulfport Marine Squad</del>" in page
+    assert 'data-testid="confirm-form"' in page
+
+
+def test_an_organiser_previews_an_amendment_and_a_player_may_not(
+    client, battle, lists_of, form_data, organiser
+):
+    report_submit(battle=battle, actor=battle.attacker.player, side="attacker", data=ReportInput(
+        attacker_registration=lists_of["attacker"], defender_registration=lists_of["defender"], turns=6,
+        ending="turn_limit", attacker=SideInput(), defender=SideInput(lost=("e1",)),
+    ))  # fmt: skip
+    amendment = form_data(mode="amend", seen="submitted", reason="Recount", attacker_lost_e2=1)
+    client.force_login(battle.defender.player)
+    refused = client.post(page_url("preview", battle), amendment, **HTMX)
+    client.force_login(organiser)
+
+    response = client.post(page_url("preview", battle), amendment, **HTMX)
+
+    assert refused.status_code == 403
+    assert response.status_code == 200
+    assert "A1 (defender) wins" in response.content.decode()
