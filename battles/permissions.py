@@ -11,7 +11,7 @@ organisers and the two players see them before).
 from __future__ import annotations
 
 from battles.models import BattleReport, ReportStatus
-from campaign.models import Battle, Campaign, Enrolment, Round, RoundStatus
+from campaign.models import Battle, Enrolment
 from campaign.permissions import can_manage_campaign, can_view_campaign
 from core.permissions import Actor
 
@@ -63,33 +63,6 @@ def can_view_report(user: Actor, report: BattleReport) -> bool:
 
 
 # --- Added for the report pages --------------------------------------------------------------------------
-
-
-def _open_round_number(campaign: Campaign) -> int | None:
-    """The number of the campaign's open round, asked once per request and kept on the campaign object."""
-    cache = campaign.__dict__
-    if "_open_round_number" not in cache:
-        cache["_open_round_number"] = (
-            Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN)
-            .values_list("number", flat=True)
-            .first()
-        )
-    number: int | None = cache["_open_round_number"]
-    return number
-
-
-def results_frozen_at(user: Actor, campaign: Campaign) -> int | None:
-    """The round whose end ``user`` sees the campaign's results as of; None: as they are now.
-
-    While a campaign that hides results has a round open, everyone but its
-    organisers sees the map (and the changes results made to it) as they were
-    when the last round closed, so that the front line moves for everyone at
-    once. The two players of a battle see their own report on its page.
-    """
-    if not campaign.hide_results_until_close or can_manage_campaign(user, campaign):
-        return None
-    number = _open_round_number(campaign)
-    return None if number is None else number - 1
 
 
 def can_view_result(user: Actor, battle: Battle) -> bool:

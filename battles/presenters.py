@@ -8,33 +8,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from battles.judging import Entry
 from battles.models import BattleReport, Ending, ReportStatus
 from battles.services import SIDES, report_entries
 from campaign.models import Battle, Enrolment, LogEntry, Registration
-
-DECIDED_BY = {
-    "objective": "by completing the objective",
-    "elimination": "by elimination",
-    "victory_points": "on victory points",
-    "concession": "by concession",
-}
-
-
-def result_words(result: Mapping[str, Any] | None, attacker: str, defender: str) -> str:
-    """``{"winner", "draw", "decided_by", "victory_points"}`` as a sentence: "Karl (attacker) wins 24-10 ..."."""
-    if not result:
-        return ""
-    vp = result.get("victory_points") or {}
-    score = f"{vp.get('attacker', 0)}-{vp.get('defender', 0)}"
-    how = DECIDED_BY.get(str(result.get("decided_by", "")), "")
-    if result.get("draw") or result.get("winner") not in SIDES:
-        return f"a draw, {score}"
-    winner = str(result["winner"])
-    name = attacker if winner == "attacker" else defender
-    return f"{name} ({winner}) wins {score}{f' {how}' if how else ''}"
+from campaign.views.presenters import result_words
 
 
 def battle_label(battle: Battle) -> str:

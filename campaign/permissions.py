@@ -264,3 +264,33 @@ def can_check_battle_list(user: Actor, battle: Battle) -> bool:
     against them); the check runs the validator, so it wants an account.
     """
     return bool(user.is_authenticated) and can_view_campaign(user, battle.campaign)
+
+
+# --- Results hidden until the round closes (the pages of issue 12) -------------------------------------------
+
+
+def _open_round_number(campaign: Campaign) -> int | None:
+    """The number of the campaign's open round, asked once per request and kept on the campaign object."""
+    cache = campaign.__dict__
+    if "_open_round_number" not in cache:
+        cache["_open_round_number"] = (
+            Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN)
+            .values_list("number", flat=True)
+            .first()
+        )
+    number: int | None = cache["_open_round_number"]
+    return number
+
+
+def results_frozen_at(user: Actor, campaign: Campaign) -> int | None:
+    """The round whose end ``user`` sees the campaign's results as of; None: as they are now.
+
+    While a campaign that hides results has a round open, everyone but its
+    organisers sees the map (and the changes results made to it) as they were
+    when the last round closed, so that the front line moves for everyone at
+    once. The two players of a battle see their own report on its page.
+    """
+    if not campaign.hide_results_until_close or can_manage_campaign(user, campaign):
+        return None
+    number = _open_round_number(campaign)
+    return None if number is None else number - 1

@@ -19,13 +19,13 @@ from django.views.decorators.http import require_safe
 from battles.forms import BattleFilterForm
 from battles.models import BattleReport
 from battles.permissions import can_view_report, can_view_result, side_of
-from battles.presenters import result_words
 from battles.selectors import battles_for_listing, places_for_filter
 from campaign.battle_terms import battle_mission
 from campaign.engine.missions import Mission
 from campaign.models import Battle, BattleStatus, Campaign
 from campaign.permissions import campaign_access, can_manage_campaign, can_see_draft_pairings
 from campaign.views.common import campaign_or_404
+from campaign.views.presenters import result_words
 from core.http import HtmxHttpRequest
 
 PER_PAGE = 25

@@ -13,9 +13,10 @@ from typing import Any
 from battles.forms import ReasonForm, ResolveForm
 from battles.models import BattleReport, ReportStatus
 from battles.permissions import can_answer, can_enter_result, can_resolve, can_view_report, side_of
-from battles.presenters import ending_words, history_lines, report_sheet, result_words
+from battles.presenters import ending_words, history_lines, report_sheet
 from battles.selectors import report_for_battle, report_history
 from campaign.models import Battle, BattleStatus, Campaign
+from campaign.views.presenters import result_words
 from core.http import HtmxHttpRequest
 
 RESOLVE_DECISIONS = ("accepted", "voided")

@@ -50,7 +50,7 @@ def _refused(
         error = describe_error(exc) if exc is not None else ""
     fresh = battle_in_campaign(request, campaign.pk, battle.pk)[1]
     return battle_page(
-        request, campaign, fresh, report_state={"error": error, "forms": forms or {}}, status=status
+        request, campaign, fresh, section_state={"error": error, "forms": forms or {}}, status=status
     )
 
 

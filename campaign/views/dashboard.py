@@ -18,7 +18,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from battles.selectors import dispute_queue
 from campaign.forms import CoOrganiserForm, PlaceholderForm, ReasonForm
 from campaign.models import Campaign, Enrolment, EnrolmentStatus
 from campaign.options import Status
@@ -27,6 +26,7 @@ from campaign.selectors import campaign_needs_action, catalogue_factions, enrolm
 from campaign.services.campaigns import campaign_finish, campaign_open_registration, campaign_start
 from campaign.services.players import enrolment_admit, enrolment_refuse
 from campaign.views.common import managed_campaign_or_404, page_campaign_or_404, require_manager
+from campaign.views.sections import dashboard_sections
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
 
@@ -131,8 +131,8 @@ def dashboard_context(request: HtmxHttpRequest, campaign: Campaign, **overrides:
         "admitted": [e for e in enrolments if e.status == EnrolmentStatus.ADMITTED],
         "is_finished": campaign.status == Status.FINISHED,
         "errors": errors,
-        # Disputed battle reports, oldest first: the organisers resolve them on each battle's page.
-        "disputes": list(dispute_queue(campaign=campaign).select_related("submitted_by__player")),
+        # What other apps add (the battles app: the disputed reports to resolve).
+        **dashboard_sections(request, campaign),
     }
     context.update(overrides)
     return context

@@ -13,13 +13,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from battles.permissions import results_frozen_at
 from campaign.battle_terms import battle_mission
 from campaign.engine.svg import holder_label
 from campaign.forms import MapUploadForm, SectorForm, add_service_error
 from campaign.models import Campaign, Sector
 from campaign.options import ResourceHolder, Status
-from campaign.permissions import can_manage_campaign
+from campaign.permissions import can_manage_campaign, results_frozen_at
 from campaign.round_forms import SectorHolderForm
 from campaign.selectors import campaign_map, map_state_at, sector_for_page, sector_history
 from campaign.selectors.rounds import admitted_players, battles_at_sector

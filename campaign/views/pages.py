@@ -14,14 +14,18 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from battles.permissions import can_view_report, can_view_result, results_frozen_at
-from battles.presenters import battle_label
-from battles.selectors import battles_by_id
 from campaign.engine.map import Fortification, MapState, SectorSpec, SectorState
 from campaign.engine.svg import holder_label, render_map_svg
 from campaign.forms import RoundForm
-from campaign.models import Campaign, LogEntry, LogKind
-from campaign.permissions import campaign_access, can_join, can_leave, can_manage_campaign, can_withdraw
+from campaign.models import Campaign, LogKind
+from campaign.permissions import (
+    campaign_access,
+    can_join,
+    can_leave,
+    can_manage_campaign,
+    can_withdraw,
+    results_frozen_at,
+)
 from campaign.selectors import (
     campaign_map,
     log_entries,
@@ -35,8 +39,9 @@ from campaign.selectors import (
 from campaign.selectors.rounds import battle_this_round
 from campaign.services.results import RESULT
 from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
-from campaign.views.presenters import BattleWords, describe_entry, settings_summary
+from campaign.views.presenters import describe_entry, settings_summary
 from campaign.views.registrations import register_action_allowed
+from campaign.views.sections import battle_words
 from core.http import HtmxHttpRequest
 
 LOG_ENTRIES_PER_PAGE = 50
@@ -153,31 +158,6 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaign/detail.html", context)
 
 
-_BATTLE_KINDS = (LogKind.REPORT_CHANGED, LogKind.RESULT_RECORDED)
-
-
-def _battle_words(
-    request: HtmxHttpRequest, campaign: Campaign, entries: list[LogEntry]
-) -> dict[int, BattleWords]:
-    """How to name the battles the page's report and result entries are about, and what the viewer may see."""
-    ids = [int(e.subject.removeprefix("battle:")) for e in entries
-           if e.kind in _BATTLE_KINDS and e.subject.removeprefix("battle:").isdigit()]  # fmt: skip
-    words = {}
-    for battle_id, battle in (battles_by_id(campaign=campaign, ids=ids) if ids else {}).items():
-        battle.campaign = campaign
-        report = getattr(
-            battle, "report", None
-        )  # the reverse one-to-one raises an AttributeError when absent
-        if report is not None:
-            report.battle, report.campaign = battle, campaign
-        words[battle_id] = BattleWords(
-            label=battle_label(battle), attacker=battle.attacker.display_name, defender=battle.defender.display_name,
-            report_visible=report is not None and can_view_report(request.user, report),
-            result_visible=can_view_result(request.user, battle),
-        )  # fmt: skip
-    return words
-
-
 @require_safe
 def campaign_timeline(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_or_404(request, pk)
@@ -189,6 +169,6 @@ def campaign_timeline(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         entries = entries.exclude(derived, round_number__gt=frozen)
     page = Paginator(entries, LOG_ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     names = sector_names(campaign=campaign)
-    battles = _battle_words(request, campaign, list(page.object_list))
+    battles = battle_words(request, campaign, list(page.object_list))
     lines = [describe_entry(entry, names, battles) for entry in page.object_list]
     return render(request, "campaign/timeline.html", {"campaign": campaign, "page": page, "lines": lines})

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from battles.presenters import result_words
 from campaign.forms import switch_label
 from campaign.models import Campaign, EnrolmentStatus, LogEntry, LogKind
 from campaign.options import ResourceHolder, Status, Tiebreaker, UnplayedPolicy
@@ -112,6 +111,29 @@ def _enrolment_text(entry: LogEntry) -> str:
     status = _choice_label(EnrolmentStatus, after.get("status", "")).lower()
     before = f"{_choice_label(EnrolmentStatus, entry.before).lower()} → " if entry.before else ""
     return f"{who}: {before}{status}"
+
+
+_SIDES = ("attacker", "defender")
+DECIDED_BY = {
+    "objective": "by completing the objective",
+    "elimination": "by elimination",
+    "victory_points": "on victory points",
+    "concession": "by concession",
+}
+
+
+def result_words(result: Mapping[str, Any] | None, attacker: str, defender: str) -> str:
+    """``{"winner", "draw", "decided_by", "victory_points"}`` as a sentence: "Karl (attacker) wins 24-10 ..."."""
+    if not result:
+        return ""
+    vp = result.get("victory_points") or {}
+    score = f"{vp.get('attacker', 0)}-{vp.get('defender', 0)}"
+    how = DECIDED_BY.get(str(result.get("decided_by", "")), "")
+    if result.get("draw") or result.get("winner") not in _SIDES:
+        return f"a draw, {score}"
+    winner = str(result["winner"])
+    name = attacker if winner == "attacker" else defender
+    return f"{name} ({winner}) wins {score}{f' {how}' if how else ''}"
 
 
 @dataclass(frozen=True)
