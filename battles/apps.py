@@ -7,5 +7,7 @@ class BattlesConfig(AppConfig):
 
     def ready(self) -> None:
         from battles.notices import register_kinds
+        from battles.views.sections import register
 
         register_kinds()
+        register()  # the report, the dispute queue and the timeline's words on the campaign's pages

@@ -14,7 +14,7 @@ from django.db.models import Q
 
 from battles.models import BattleReport, ReportStatus
 from campaign.models import Battle, Campaign, Enrolment
-from campaign.permissions import can_manage_campaign, can_view_campaign, results_hidden_round
+from campaign.permissions import can_manage_campaign, can_see_result, can_view_campaign, results_hidden_round
 from core.permissions import Actor
 
 _SETTLED = {ReportStatus.CONFIRMED, ReportStatus.RESOLVED}
@@ -59,9 +59,7 @@ def can_view_report(user: Actor, report: BattleReport) -> bool:
         return False
     if can_manage_campaign(user, campaign) or side_of(user, battle) is not None:
         return True
-    if report.status not in _SETTLED:
-        return False
-    return not (campaign.hide_results_until_close and battle.round.is_open)
+    return report.status in _SETTLED and can_see_result(user, battle)
 
 
 # --- For the API (issue 12): acting for a named side, the reports a caller sees, the dispute queue ------
@@ -92,3 +90,17 @@ def visible_reports(user: Actor, campaign: Campaign) -> Q | None:
 def can_see_dispute_queue(user: Actor, campaign: Campaign) -> bool:
     """The disputes waiting for a decision: the organisers, who resolve them."""
     return can_manage_campaign(user, campaign)
+
+
+# --- Added for the report pages --------------------------------------------------------------------------
+
+
+def can_view_result(user: Actor, battle: Battle) -> bool:
+    """A battle's confirmed result, where no report row is at hand (lists of battles): as ``can_view_report``
+    for a settled report (the campaign's rule, ``can_see_result``, for whoever sees the campaign)."""
+    return can_view_campaign(user, battle.campaign) and can_see_result(user, battle)
+
+
+def can_enter_result(user: Actor, battle: Battle) -> bool:
+    """Enter a battle's result directly, settled at once, with a reason: the organisers."""
+    return can_resolve(user, battle)

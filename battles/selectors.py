@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import Q, QuerySet
 
 from battles.models import BattleReport, ReportStatus
-from campaign.models import Battle, Campaign, LogEntry, LogKind
+from campaign.models import (
+    Battle,
+    BattleStatus,
+    Campaign,
+    Enrolment,
+    EnrolmentStatus,
+    LogEntry,
+    LogKind,
+    Registration,
+)
 
 _REPORT_RELATED = (
     "campaign",
@@ -72,3 +83,56 @@ def reports_for_api(
     if round_number is not None:
         rows = rows.filter(battle__round__number=round_number)
     return rows
+
+
+# --- Added for the report pages --------------------------------------------------------------------------
+
+
+def battles_for_listing(
+    *,
+    campaign: Campaign,
+    drafts: bool,
+    round_number: int | None = None,
+    status: str = "",
+    enrolment_id: int | None = None,
+) -> QuerySet[Battle]:
+    """The campaign's battles for its battles page, newest round first, each with its round, both sides
+    (and their accounts), the sector and the report if any (one query a page)."""
+    rows = Battle.objects.filter(campaign=campaign).select_related(
+        "round", "sector", "attacker__player", "defender__player", "report"
+    )
+    if not drafts:
+        rows = rows.exclude(status=BattleStatus.DRAFT)
+    if round_number is not None:
+        rows = rows.filter(round__number=round_number)
+    if status:
+        rows = rows.filter(status=status)
+    if enrolment_id is not None:
+        rows = rows.filter(Q(attacker_id=enrolment_id) | Q(defender_id=enrolment_id))
+    return rows.order_by("-round__number", "id")
+
+
+def places_for_filter(*, campaign: Campaign) -> QuerySet[Enrolment]:
+    """The places whose battles the battles page may be narrowed to: players admitted or who left."""
+    return (
+        Enrolment.objects.filter(
+            campaign=campaign, status__in=[EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT]
+        )
+        .select_related("player")
+        .order_by("bloc", "joined_at", "id")
+    )
+
+
+def registrations_for_report(*, battle: Battle) -> QuerySet[Registration]:
+    """Every list each side of ``battle`` registered in the campaign (replaced ones too), newest first."""
+    return Registration.objects.filter(
+        campaign_id=battle.campaign_id, enrolment_id__in=[battle.attacker_id, battle.defender_id]
+    ).order_by("enrolment_id", "-registered_at", "-id")
+
+
+def battles_by_id(*, campaign: Campaign, ids: Iterable[int]) -> dict[int, Battle]:
+    """Some battles of the campaign with their round, sides, sector and report, by id (one query)."""
+    rows = Battle.objects.filter(campaign=campaign, pk__in=set(ids)).select_related(
+        "round", "sector", "attacker__player", "defender__player", "report"
+    )
+    return {battle.pk: battle for battle in rows}

@@ -353,3 +353,58 @@ def side_input(data: Mapping[str, Any]) -> SideInput:
         lost=tuple(data.get("lost", ())), reserves=tuple(data.get("reserves", ())),
         objective=bool(data.get("objective", False)), scenario_vp=int(data.get("scenario_vp", 0)),
     )  # fmt: skip
+
+
+def report_entries(registration: Registration) -> list[judging.Entry]:
+    """A registered snapshot's entries as the judge sees them (id, name, paid AP, hero, strongpoint unit).
+
+    The report form offers these to pick losses and reserves from; the report's page lists them.
+    """
+    return _entries(registration)
+
+
+_OFFERED: dict[str, set[str]] = {
+    Resolution.ACCEPTED: {ReportStatus.SUBMITTED, ReportStatus.DISPUTED},
+    Resolution.AMENDED: {
+        ReportStatus.SUBMITTED,
+        ReportStatus.DISPUTED,
+        ReportStatus.CONFIRMED,
+        ReportStatus.RESOLVED,
+    },
+    Resolution.VOIDED: {
+        ReportStatus.SUBMITTED,
+        ReportStatus.DISPUTED,
+        ReportStatus.CONFIRMED,
+        ReportStatus.RESOLVED,
+    },
+}
+
+
+@transaction.atomic
+def report_resolve_as_seen(
+    *,
+    report: BattleReport,
+    actor: Any,
+    decision: str,
+    reason: str,
+    seen: str,
+    data: ReportInput | None = None,
+) -> BattleReport:
+    """``report_resolve`` for an organiser who decided on the report as they saw it (status ``seen``).
+
+    ``report_resolve`` acts on the report as it is when it runs; a page offers
+    a decision on the report as it was shown. If it changed since (another
+    organiser voided it, the opponent confirmed it), or the decision is not one
+    offered for that status (accepting a void report), nothing is done: a
+    conflict. The check runs under the campaign's lock, as every change does.
+    """
+    _lock(report.battle)
+    current = BattleReport.objects.filter(pk=report.pk).values_list("status", flat=True).first()
+    if current != seen or current not in _OFFERED.get(decision, set()):
+        report.refresh_from_db()
+        raise ReportConflictError(
+            "report-changed",
+            f"the report is {report.get_status_display().lower()} now (it was {seen or 'unknown'}): nothing was done",
+            "status",
+        )
+    return report_resolve(report=report, actor=actor, decision=decision, reason=reason, data=data)

@@ -283,11 +283,14 @@ def can_check_battle_list(user: Actor, battle: Battle) -> bool:
 
 
 def _open_round_number(campaign: Campaign) -> int | None:
-    """The campaign's open round (its current one) or None; asked once per campaign object."""
+    """The number of the campaign's open round, asked once per request and kept on the campaign object."""
     cache = campaign.__dict__
     if "_open_round_number" not in cache:
-        is_open = Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).exists()
-        cache["_open_round_number"] = campaign.current_round if is_open else None
+        cache["_open_round_number"] = (
+            Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN)
+            .values_list("number", flat=True)
+            .first()
+        )
     number: int | None = cache["_open_round_number"]
     return number
 
@@ -326,3 +329,15 @@ def hidden_battles(user: Actor, campaign: Campaign) -> Q | None:
     if user.is_authenticated:
         hidden &= ~Q(attacker__player_id=user.pk) & ~Q(defender__player_id=user.pk)
     return hidden
+
+
+def results_frozen_at(user: Actor, campaign: Campaign) -> int | None:
+    """The round whose end ``user`` sees the campaign's results as of; None: as they are now.
+
+    While a campaign that hides results has a round open, everyone but its
+    organisers sees the map (and the changes results made to it) as they were
+    when the last round closed (``results_hidden_round`` minus one), so that
+    the front line moves for everyone at once.
+    """
+    number = results_hidden_round(user, campaign)
+    return None if number is None else number - 1

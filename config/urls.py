@@ -24,6 +24,7 @@ urlpatterns = [
     path("", include("rules.urls")),
     path("", include("armies.urls")),
     path("", include("campaign.urls")),
+    path("", include("battles.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("accounts.notification_urls")),
     path("health/", HealthAliasApi.as_view(), name="health"),

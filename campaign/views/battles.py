@@ -22,7 +22,12 @@ from django.views.decorators.vary import vary_on_headers
 from armies import validation as v
 from campaign.battle_terms import Side, battle_list_check, battle_mission, battle_terms
 from campaign.models import Battle, BattleStatus, Campaign, Enrolment, Registration
-from campaign.permissions import can_manage_campaign, can_run_rounds, can_see_draft_pairings
+from campaign.permissions import (
+    can_manage_campaign,
+    can_run_rounds,
+    can_see_draft_pairings,
+    results_frozen_at,
+)
 from campaign.round_forms import BattleTermsForm, ListCheckForm, add_refusal
 from campaign.selectors.rounds import battle_for_page, current_registrations
 from campaign.services.pairings import battle_terms_update
@@ -30,6 +35,7 @@ from campaign.views.common import campaign_or_404
 from campaign.views.pages import map_panel
 from campaign.views.pairings import round_page, terms_form
 from campaign.views.rounds import rounds_campaign_or_404
+from campaign.views.sections import battle_sections
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user
 
@@ -99,8 +105,16 @@ def _sides(request: HtmxHttpRequest, battle: Battle) -> list[SidePanel]:
 
 
 def battle_page(
-    request: HtmxHttpRequest, campaign: Campaign, battle: Battle, *, form: BattleTermsForm | None = None
+    request: HtmxHttpRequest,
+    campaign: Campaign,
+    battle: Battle,
+    *,
+    form: BattleTermsForm | None = None,
+    section_state: dict[str, Any] | None = None,
+    status: int = 200,
 ) -> HttpResponse:
+    """The battle's page; ``section_state`` puts back why an action of an added section (the report's,
+    by the battles app) was refused."""
     sides = _sides(request, battle)
     if request.htmx and request.htmx.target in {panel.target for panel in sides}:
         panel = next(p for p in sides if p.target == request.htmx.target)
@@ -117,10 +131,13 @@ def battle_page(
         # A refused post shows its form with why, even once the terms are fixed.
         "terms_form": form or (terms_form(battle) if may_change else None),
         "challenge": getattr(battle, "challenge", None) if battle.source == "challenge" else None,
+        # What other apps add (the battles app: the battle's report, where its notifications point).
+        **battle_sections(request, campaign, battle, section_state),
     }
     if battle.sector is not None:
-        context.update(map_panel(campaign, None, highlight=battle.sector.key))
-    return render(request, "campaign/battle.html", context)
+        frozen = results_frozen_at(request.user, campaign)
+        context.update(map_panel(campaign, None, highlight=battle.sector.key, frozen_at=frozen))
+    return render(request, "campaign/battle.html", context, status=status)
 
 
 @require_safe

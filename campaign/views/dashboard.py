@@ -26,6 +26,7 @@ from campaign.selectors import campaign_needs_action, catalogue_factions, enrolm
 from campaign.services.campaigns import campaign_finish, campaign_open_registration, campaign_start
 from campaign.services.players import enrolment_admit, enrolment_refuse
 from campaign.views.common import managed_campaign_or_404, page_campaign_or_404, require_manager
+from campaign.views.sections import dashboard_sections
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
 
@@ -130,6 +131,8 @@ def dashboard_context(request: HtmxHttpRequest, campaign: Campaign, **overrides:
         "admitted": [e for e in enrolments if e.status == EnrolmentStatus.ADMITTED],
         "is_finished": campaign.status == Status.FINISHED,
         "errors": errors,
+        # What other apps add (the battles app: the disputed reports to resolve).
+        **dashboard_sections(request, campaign),
     }
     context.update(overrides)
     return context

@@ -84,6 +84,9 @@ class EntryLine:
     entry: LogEntry
     text: str
     sector_key: str
+    battle_id: int | None = None  # the battle whose page the line links to
+    main: bool = False  # a battle report: the timeline's main entries
+    private: bool = False  # the viewer may not see the report, so not why it changed either
 
 
 def _shown(field: str, value: Any) -> str:
@@ -110,9 +113,91 @@ def _enrolment_text(entry: LogEntry) -> str:
     return f"{who}: {before}{status}"
 
 
-def describe_entry(entry: LogEntry, sector_names: Mapping[str, str]) -> EntryLine:
-    """One log entry as a sentence for the timeline."""
+_SIDES = ("attacker", "defender")
+DECIDED_BY = {
+    "objective": "by completing the objective",
+    "elimination": "by elimination",
+    "victory_points": "on victory points",
+    "concession": "by concession",
+}
+
+
+def result_words(result: Mapping[str, Any] | None, attacker: str, defender: str) -> str:
+    """``{"winner", "draw", "decided_by", "victory_points"}`` as a sentence: "Karl (attacker) wins 24-10 ..."."""
+    if not result:
+        return ""
+    vp = result.get("victory_points") or {}
+    score = f"{vp.get('attacker', 0)}-{vp.get('defender', 0)}"
+    how = DECIDED_BY.get(str(result.get("decided_by", "")), "")
+    if result.get("draw") or result.get("winner") not in _SIDES:
+        return f"a draw, {score}"
+    winner = str(result["winner"])
+    name = attacker if winner == "attacker" else defender
+    return f"{name} ({winner}) wins {score}{f' {how}' if how else ''}"
+
+
+@dataclass(frozen=True)
+class BattleWords:
+    """What the timeline may say of one battle to one viewer (the view works out what they may see)."""
+
+    label: str  # "the battle at the Zoo (Karl attacks Anna)"
+    attacker: str
+    defender: str
+    report_visible: bool  # its report as it stands, with the result and the reasons of its changes
+    result_visible: bool  # its confirmed result
+
+
+def _who(entry: LogEntry) -> str:
+    return entry.actor.public_name if entry.actor is not None else "The site"
+
+
+def _report_text(entry: LogEntry, words: BattleWords) -> str:
+    after = entry.after if isinstance(entry.after, Mapping) else {}
+    status, before, label = after.get("status", ""), entry.before or "", words.label
+    if not before:
+        verb = "entered the result of" if status == "resolved" else "reported"
+        text = f"{_who(entry)} {verb} {label}"
+    elif status == "confirmed" and entry.actor is None:
+        text = f"The report of {label} was confirmed for the silent opponent after the deadline"
+    elif status == "void":
+        text = f"{_who(entry)} voided the report of {label}"
+    elif status == "resolved" and before in ("confirmed", "resolved"):
+        text = f"{_who(entry)} changed the confirmed report of {label}"
+    else:
+        verbs = {"confirmed": "confirmed", "disputed": "disputed", "resolved": "resolved"}
+        text = f"{_who(entry)} {verbs.get(status, 'changed')} the report of {label}"
+    if words.report_visible and status != "void" and after.get("judgement"):
+        text += f": {result_words(after['judgement'], words.attacker, words.defender)}"
+    return text
+
+
+def _result_text(entry: LogEntry, words: BattleWords) -> str:
+    if isinstance(entry.after, Mapping):
+        if not words.result_visible:
+            return f"A result was recorded for {words.label}; it stays hidden until the round closes"
+        return f"Result of {words.label}: {result_words(entry.after, words.attacker, words.defender)}"
+    return f"The result of {words.label} was taken back (the battle is {entry.after} now)"
+
+
+def _battle_line(entry: LogEntry, battles: Mapping[int, BattleWords]) -> EntryLine:
+    subject = entry.subject.removeprefix("battle:")
+    battle_id = int(subject) if subject.isdigit() else None
+    words = battles.get(battle_id or 0) or BattleWords(f"battle {subject}", "the attacker", "the defender",
+                                                        False, False)  # fmt: skip
+    if entry.kind == LogKind.REPORT_CHANGED:
+        text = _report_text(entry, words)
+        return EntryLine(entry, text, "", battle_id, main=True, private=not words.report_visible)
+    return EntryLine(entry, _result_text(entry, words), "", battle_id, private=not words.result_visible)
+
+
+def describe_entry(
+    entry: LogEntry, sector_names: Mapping[str, str], battles: Mapping[int, BattleWords] | None = None
+) -> EntryLine:
+    """One log entry as a sentence for the timeline (``battles``: how to name the battles of report and
+    result entries, and what the viewer may see of them)."""
     kind = entry.kind
+    if kind in (LogKind.REPORT_CHANGED, LogKind.RESULT_RECORDED):
+        return _battle_line(entry, battles or {})
     after: Any = entry.after
     sector_key = ""
     if kind == LogKind.CAMPAIGN_CREATED:

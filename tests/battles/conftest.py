@@ -71,3 +71,31 @@ def report_world(battle: Battle, lists_of: dict[str, Registration], report_data:
     from tests.battles.api_world import build
 
     return build(battle, lists_of, report_data, organiser)
+
+
+# --- for the page tests ---------------------------------------------------------------------------------
+
+
+def page_url(name: str, battle: Battle, *extra: object) -> str:
+    """A report page's URL (``battles:<name>``) or the battle's own page (``campaign:battle``)."""
+    from django.urls import reverse
+
+    namespace = "campaign" if name == "battle" else "battles"
+    return reverse(f"{namespace}:{name}", args=[battle.campaign_id, battle.pk, *extra])
+
+
+@pytest.fixture
+def form_data(lists_of: dict[str, Registration]) -> Any:
+    """What the report form posts for ``report_data()``: the defender lost its first entry by turn 6."""
+
+    def make(**changes: Any) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "mode": "submit", "attacker_registration": lists_of["attacker"].pk,
+            "defender_registration": lists_of["defender"].pk, "fortification": "none", "turns": 6,
+            "ending": "turn_limit", "conceded_by": "", "attacker_scenario_vp": 0, "defender_scenario_vp": 0,
+            "defender_lost_e1": 1,
+        }  # fmt: skip
+        data.update(changes)
+        return {key: value for key, value in data.items() if value is not None}
+
+    return make

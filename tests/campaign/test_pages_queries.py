@@ -116,8 +116,9 @@ def _dashboard_queries(client, campaign, django_assert_num_queries) -> bytes:
     # 7 the creator's own enrolment (campaign_access; the creator needs no co-organiser check),
     # 8 the join requests with their players,
     # 9 the number of requests, 10 the blocs with admitted players (campaign_needs_action),
-    # 11 the catalogue's factions for the placeholder form
-    with django_assert_num_queries(11):
+    # 11 the catalogue's factions for the placeholder form,
+    # 12 the disputed battle reports with their battles, sides and people (dispute_queue)
+    with django_assert_num_queries(12):
         response = client.get(reverse("campaign:dashboard", args=[campaign.pk]))
     assert response.status_code == 200
     return response.content

@@ -1,0 +1,21 @@
+"""The battle report pages (the battle's own page, where a report shows, is ``campaign:battle``)."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver, path
+
+from battles.views import listing, report_actions, report_form
+
+app_name = "battles"
+
+BATTLE = "campaigns/<id:pk>/battles/<id:battle_id>/report"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("campaigns/<id:pk>/battles/", listing.battle_list, name="list"),
+    path(f"{BATTLE}/", report_form.report_new, name="report"),
+    path(f"{BATTLE}/preview/", report_form.report_preview_view, name="preview"),
+    path(f"{BATTLE}/amend/", report_form.report_amend, name="amend"),
+    path(f"{BATTLE}/confirm/", report_actions.report_confirm_view, name="confirm"),
+    path(f"{BATTLE}/dispute/", report_actions.report_dispute_view, name="dispute"),
+    path(f"{BATTLE}/resolve/<slug:decision>/", report_actions.report_resolve_view, name="resolve"),
+]

@@ -1,0 +1,61 @@
+"""What the battles app adds to the campaign's pages (registered in ``campaign.views.sections`` on load).
+
+- the battle's page: its report (``report_panel``), where every report notification points;
+- the organisers' dashboard: the disputed reports, oldest first, each linked to its battle;
+- the timeline: each battle named, and what the viewer may see of its report and result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from battles.permissions import can_view_report, can_view_result
+from battles.presenters import battle_label
+from battles.selectors import battles_by_id, dispute_queue
+from battles.views.panel import report_panel
+from campaign.models import Battle, Campaign, LogEntry, LogKind
+from campaign.views.presenters import BattleWords
+from campaign.views.sections import register_battle_namer, register_battle_section, register_dashboard_section
+from core.http import HtmxHttpRequest
+
+_BATTLE_KINDS = (LogKind.REPORT_CHANGED, LogKind.RESULT_RECORDED)
+
+
+def report_section(
+    request: HtmxHttpRequest, campaign: Campaign, battle: Battle, state: Mapping[str, Any]
+) -> dict[str, Any]:
+    return report_panel(request, campaign, battle, error=state.get("error", ""), forms=state.get("forms"))
+
+
+def disputes_section(request: HtmxHttpRequest, campaign: Campaign) -> dict[str, Any]:
+    """Disputed reports, oldest first, with who submitted each (one query)."""
+    return {"disputes": list(dispute_queue(campaign=campaign).select_related("submitted_by__player"))}
+
+
+def name_battles(
+    request: HtmxHttpRequest, campaign: Campaign, entries: Sequence[LogEntry]
+) -> dict[int, BattleWords]:
+    """How to name the battles the page's report and result entries are about, and what the viewer may see."""
+    ids = [int(e.subject.removeprefix("battle:")) for e in entries
+           if e.kind in _BATTLE_KINDS and e.subject.removeprefix("battle:").isdigit()]  # fmt: skip
+    words = {}
+    for battle_id, battle in (battles_by_id(campaign=campaign, ids=ids) if ids else {}).items():
+        battle.campaign = campaign
+        report = getattr(
+            battle, "report", None
+        )  # the reverse one-to-one raises an AttributeError when absent
+        if report is not None:
+            report.battle, report.campaign = battle, campaign
+        words[battle_id] = BattleWords(
+            label=battle_label(battle), attacker=battle.attacker.display_name, defender=battle.defender.display_name,
+            report_visible=report is not None and can_view_report(request.user, report),
+            result_visible=can_view_result(request.user, battle),
+        )  # fmt: skip
+    return words
+
+
+def register() -> None:
+    register_battle_section("battles/_report.html", report_section)
+    register_dashboard_section("campaign/dashboard/_disputes.html", disputes_section)
+    register_battle_namer(name_battles)

@@ -1,0 +1,74 @@
+"""Where the apps built on the campaign add to its pages, without the campaign importing them.
+
+The imports run one way (battles -> campaign), yet the campaign's pages show
+what the battles app knows: a battle's report on the battle's page, the
+disputes on the organisers' dashboard, reports in words on the timeline. So
+the campaign keeps this registry and the battles app fills it when it loads
+(``BattlesConfig.ready``), as it registers its kinds of notification:
+
+- a **battle section**: a template the battle's page includes and the function
+  that gives it its context (``state`` carries why an action was refused);
+- a **dashboard section**: the same for the organisers' dashboard;
+- a **battle namer**: how the timeline names the battles its report and result
+  entries are about, and what the viewer may see of each.
+
+With nothing registered the pages show what the campaign alone knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from campaign.models import Battle, Campaign, LogEntry
+from campaign.views.presenters import BattleWords
+from core.http import HtmxHttpRequest
+
+BattleContext = Callable[[HtmxHttpRequest, Campaign, Battle, Mapping[str, Any]], dict[str, Any]]
+DashboardContext = Callable[[HtmxHttpRequest, Campaign], dict[str, Any]]
+BattleNamer = Callable[[HtmxHttpRequest, Campaign, Sequence[LogEntry]], Mapping[int, BattleWords]]
+
+
+# Template name -> the function giving it its context.
+_battle_sections: dict[str, BattleContext] = {}
+_dashboard_sections: dict[str, DashboardContext] = {}
+_namers: list[BattleNamer] = []
+
+
+def register_battle_section(template: str, context: BattleContext) -> None:
+    _battle_sections[template] = context
+
+
+def register_dashboard_section(template: str, context: DashboardContext) -> None:
+    _dashboard_sections[template] = context
+
+
+def register_battle_namer(namer: BattleNamer) -> None:
+    if namer not in _namers:
+        _namers.append(namer)
+
+
+def battle_sections(
+    request: HtmxHttpRequest, campaign: Campaign, battle: Battle, state: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The battle page's added sections: ``battle_sections`` (templates) and their context."""
+    context: dict[str, Any] = {"battle_sections": list(_battle_sections)}
+    for give in _battle_sections.values():
+        context.update(give(request, campaign, battle, state or {}))
+    return context
+
+
+def dashboard_sections(request: HtmxHttpRequest, campaign: Campaign) -> dict[str, Any]:
+    context: dict[str, Any] = {"dashboard_sections": list(_dashboard_sections)}
+    for give in _dashboard_sections.values():
+        context.update(give(request, campaign))
+    return context
+
+
+def battle_words(
+    request: HtmxHttpRequest, campaign: Campaign, entries: Sequence[LogEntry]
+) -> Mapping[int, BattleWords]:
+    words: dict[int, BattleWords] = {}
+    for namer in _namers:
+        words.update(namer(request, campaign, entries))
+    return words

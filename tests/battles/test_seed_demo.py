@@ -1,0 +1,62 @@
+"""The demo campaign's battle reports: confirmed ones that moved the front, one for Lena, one dispute."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from battles.models import BattleReport, ReportStatus
+from campaign.models import BattleStatus, Campaign, LogEntry
+from campaign.selectors import campaign_map
+from campaign.services.results import campaign_check
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_campaign_has_confirmed_reports_one_waiting_for_lena_and_one_dispute():
+    call_command("seed_demo")
+
+    campaign = Campaign.objects.get()
+    reports = BattleReport.objects.filter(campaign=campaign).select_related(
+        "battle__attacker__player", "battle__defender__player", "submitted_by__player"
+    )
+    by_status: dict[str, list[BattleReport]] = {}
+    for report in reports:
+        by_status.setdefault(report.status, []).append(report)
+    assert {status: len(rows) for status, rows in by_status.items()} == {
+        ReportStatus.CONFIRMED: 2, ReportStatus.SUBMITTED: 1, ReportStatus.DISPUTED: 1,
+    }  # fmt: skip
+    waiting = by_status[ReportStatus.SUBMITTED][0]
+    # Lena did not submit it: she is the one to confirm or dispute it.
+    assert waiting.submitted_by.player.username != "lena"
+    assert "lena" in {waiting.battle.attacker.player.username, waiting.battle.defender.player.username}
+    assert by_status[ReportStatus.DISPUTED][0].dispute_reason
+    # One battle is left for the demo users to report themselves.
+    assert campaign.battles.filter(status=BattleStatus.SCHEDULED).count() == 1
+
+
+def test_the_confirmed_attackers_wins_moved_the_front_line():
+    call_command("seed_demo")
+
+    campaign = Campaign.objects.get()
+    start = campaign_map(campaign=campaign).initial_state()
+    taken = {
+        report.battle.sector.key: report.battle.attacker.bloc
+        for report in BattleReport.objects.filter(
+            campaign=campaign, status=ReportStatus.CONFIRMED
+        ).select_related("battle__sector", "battle__attacker")
+    }
+    now = {sector.key: sector.owner for sector in campaign.sectors.filter(key__in=taken)}
+
+    assert now == taken
+    assert all((start[key].owner.value if start[key].owner else "") != bloc for key, bloc in taken.items())
+    assert campaign_check(campaign=campaign).ok
+
+
+def test_seeding_again_adds_no_report_and_changes_nothing():
+    call_command("seed_demo")
+    reports, log = BattleReport.objects.count(), LogEntry.objects.count()
+
+    call_command("seed_demo")
+
+    assert (BattleReport.objects.count(), LogEntry.objects.count()) == (reports, log)
