@@ -9,7 +9,6 @@ from django.db.models import Q, QuerySet
 from battles.models import BattleReport, ReportStatus
 from campaign.models import (
     Battle,
-    BattleStatus,
     Campaign,
     Enrolment,
     EnrolmentStatus,
@@ -17,6 +16,7 @@ from campaign.models import (
     LogKind,
     Registration,
 )
+from campaign.selectors.rounds import battles_for_api
 
 _REPORT_RELATED = (
     "campaign",
@@ -96,20 +96,12 @@ def battles_for_listing(
     status: str = "",
     enrolment_id: int | None = None,
 ) -> QuerySet[Battle]:
-    """The campaign's battles for its battles page, newest round first, each with its round, both sides
-    (and their accounts), the sector and the report if any (one query a page)."""
-    rows = Battle.objects.filter(campaign=campaign).select_related(
-        "round", "sector", "attacker__player", "defender__player", "report"
+    """The campaign's battles for its battles page (the API's filters), newest round first, each with its
+    round, both sides (and their accounts), the sector and the report if any (one query a page)."""
+    rows = battles_for_api(
+        campaign=campaign, drafts=drafts, round_number=round_number, status=status, enrolment_id=enrolment_id
     )
-    if not drafts:
-        rows = rows.exclude(status=BattleStatus.DRAFT)
-    if round_number is not None:
-        rows = rows.filter(round__number=round_number)
-    if status:
-        rows = rows.filter(status=status)
-    if enrolment_id is not None:
-        rows = rows.filter(Q(attacker_id=enrolment_id) | Q(defender_id=enrolment_id))
-    return rows.order_by("-round__number", "id")
+    return rows.select_related("report").order_by("-round__number", "id")
 
 
 def places_for_filter(*, campaign: Campaign) -> QuerySet[Enrolment]:
