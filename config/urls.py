@@ -16,6 +16,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("", include("armies.api_urls")),
     path("", include("rules.api_urls")),
     path("", include("campaign.api_urls")),
+    path("", include("standings.api_urls")),
 ]
 
 urlpatterns = [
@@ -23,6 +24,7 @@ urlpatterns = [
     path("", include("rules.urls")),
     path("", include("armies.urls")),
     path("", include("campaign.urls")),
+    path("", include("standings.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("accounts.notification_urls")),
     path("health/", HealthAliasApi.as_view(), name="health"),
