@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -34,13 +35,13 @@ from core.http import acting_user
 from standings.charts import LineChart, line_chart
 from standings.forms import AdjustmentForm
 from standings.permissions import can_adjust_standings, sees_hidden_results
+from standings.rows import options, player_rows
 from standings.selectors import (
     History,
     Series,
     StandingsInfo,
     adjustments_for,
-    history_points,
-    history_sectors,
+    histories_for_page,
     player_standing,
     shown_round,
     standings_for,
@@ -80,14 +81,19 @@ def _bloc_colour(_index: int, key: str) -> str:
     return bloc_colour(key)
 
 
-def _body(campaign: Campaign, rounds: Rounds) -> dict[str, Any]:
+def _body(campaign: Campaign, rounds: Rounds, *, link: bool = True) -> dict[str, Any]:
     """The tables and charts (what the poll swaps in when fresh standings land)."""
     view = standings_for(campaign=campaign, round_number=rounds.asked)
-    points = history_points(campaign=campaign, leaders=LEADERS, round_number=rounds.asked)
-    sectors = history_sectors(campaign=campaign, round_number=rounds.asked)
+    series = histories_for_page(
+        campaign=campaign, leaders=view.players[:LEADERS] if view else [], round_number=rounds.asked
+    )
+    points, sectors = series if series is not None else (None, None)
+    # A player's page is this plus their place id (one reverse, not one a row of 500).
+    player_base = reverse("standings:player", args=[campaign.pk, 1]).removesuffix("1/")
     return {
         "campaign": campaign,
         "view": view,
+        "player_rows": player_rows(view.players, player_base if link else None) if view else "",
         "points_chart": line_chart(points, title="Campaign points of the leaders", unit="points"),
         "sectors_chart": line_chart(
             sectors, title="Sectors held per bloc", unit="sectors", colour=_bloc_colour
@@ -118,8 +124,14 @@ def _standings_page(
     )
     if may_adjust and adjusting is None:
         adjusting = _adjustment_form(campaign)
+    choices: list[tuple[int | str, str]] = (
+        getattr(adjusting.fields["enrolment"], "choices", []) if adjusting else []
+    )
     context = {
         **_body(campaign, rounds),
+        "player_options": options(choices, adjusting["enrolment"].value())
+        if adjusting and may_adjust
+        else "",
         "status": _status(campaign, rounds, info),
         "can_manage": can_manage_campaign(request.user, campaign),
         "round_choices": rounds.choices(info),
@@ -159,12 +171,19 @@ def standings_status_fragment(request: HttpRequest, pk: int) -> HttpResponse:
 def standings_print(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_or_404(request, pk)
     rounds = _rounds(request, campaign)
-    context = {**_body(campaign, rounds), "info": standings_status(campaign=campaign)}
+    context = {**_body(campaign, rounds, link=False), "info": standings_status(campaign=campaign)}
     return render(request, "standings/print.html", context)
 
 
 def _adjustment_form(campaign: Campaign, data: Any = None) -> AdjustmentForm:
-    players = [(p.pk, f"{p.display_name} ({p.bloc})") for p in admitted_players(campaign=campaign)]
+    # Values, not objects: a 500-player campaign would build a thousand model instances for the labels.
+    rows = admitted_players(campaign=campaign).values_list(
+        "pk", "player__display_name", "player__username", "placeholder_name", "bloc"
+    )
+    players = [
+        (pk, f"{shown or username or placeholder} ({bloc})")
+        for pk, shown, username, placeholder, bloc in rows
+    ]
     return AdjustmentForm(data, players=players)
 
 
