@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from battles.services import report_confirm, report_submit
 from campaign.models import Campaign, LogEntry, LogKind
 from campaign.options import Status
 from campaign.services.versions import results_changed
@@ -175,3 +176,19 @@ def test_the_printable_page_has_the_tables_and_no_navigation(league: League, org
     assert "@page { size: A4" in html
     assert "campaign-subnav" not in html
     assert "site-header" not in html
+
+
+def test_a_players_page_lists_the_lists_their_reports_name(
+    league: League, organiser, battle, report_data
+) -> None:
+    report = report_submit(battle=battle, actor=battle.attacker.player, side="attacker", data=report_data())
+    report_confirm(report=report, actor=battle.defender.player)
+    html = (
+        _client(organiser)
+        .get(reverse("standings:player", args=[league.campaign.pk, battle.attacker_id]))
+        .content.decode()
+    )
+    registration = report.attacker_registration
+    assert reverse("campaign:registration", args=[league.campaign.pk, registration.pk]) in html
+    assert f"{registration.name}</a> ({registration.total_ap} AP) — 1 battle" in html
+    assert report.defender_registration.name not in html.split('id="lists-heading"')[1].split("</section>")[0]
