@@ -84,7 +84,12 @@ def _scale(low: int, high: int) -> tuple[int, int]:
     if high == low:
         high = low + TICKS
     step = max(1, -(-(high - low) // TICKS))
-    return (low // step) * step, -(-high // step) * step
+    bottom = (low // step) * step
+    # Exactly TICKS steps, so every tick label sits inside the plot.
+    while bottom + step * TICKS < high:
+        step += 1
+        bottom = (low // step) * step
+    return bottom, bottom + step * TICKS
 
 
 def line_chart(

@@ -14,7 +14,7 @@ def test_it_draws_a_line_a_series_across_the_rounds() -> None:
     )  # fmt: skip
     anna, boris = chart.lines
     assert [p.x for p in anna.points] == [LEFT, round(LEFT + (WIDTH - LEFT - RIGHT) / 2, 2), WIDTH - RIGHT]
-    assert anna.points[-1].y == TOP  # the highest value at the top of the plot
+    assert anna.points[-1].y == min(p.y for line in chart.lines for p in line.points)  # the highest on top
     assert [p.round_number for p in boris.points] == [2, 3]  # a late player's line starts when they joined
     assert anna.points[0].y < boris.points[0].y  # 3 above 0
     assert chart.table == ((1, (3, None)), (2, (6, 0)), (3, (9, 3)))
@@ -65,3 +65,10 @@ def test_options_escape_labels_and_select_the_posted_value() -> None:
     html = options([("", "Choose…"), (4, "A & B"), (5, "C")], "5")
     assert 'value="4">A &amp; B</option>' in html
     assert '<option value="5" selected>C</option>' in html
+
+
+def test_every_tick_sits_inside_the_plot_whatever_the_values() -> None:
+    for values in ([2, 2], [0, 1], [-7, 13], [0, 999], [-3, -1]):
+        chart = line_chart(History([1, 2], [Series("1", "Anna", list(values))]), title="P", unit="points")
+        assert all(TOP <= tick.position <= chart.baseline for tick in chart.y_ticks), values
+        assert all(TOP <= p.y <= chart.baseline for p in chart.lines[0].points), values
