@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from campaign.models import Campaign, CoOrganiser, Enrolment
 from standings.models import Adjustment
+from standings.urls import urlpatterns
 from tests.factories import UserFactory
 from tests.standings.conftest import League
 
@@ -154,3 +155,20 @@ def test_a_place_of_another_campaign_is_not_found_through_the_api(world: World) 
         f"/api/campaigns/{world.campaign.pk}/standings/players/{world.place.pk + 10_000}/"
     )
     assert response.status_code == 404
+
+
+def test_the_matrix_covers_every_standings_endpoint_and_page(api_client: APIClient) -> None:
+    schema = api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    documented = {
+        (path, method.upper())
+        for path, operations in schema["paths"].items()
+        if "/standings/" in path
+        for method in operations
+    }
+    covered = {(path, "GET") for path in (
+        "/api/campaigns/{id}/standings/", "/api/campaigns/{id}/standings/status/",
+        "/api/campaigns/{id}/standings/history/", "/api/campaigns/{id}/standings/adjustments/",
+        "/api/campaigns/{id}/standings/players/{enrolment_id}/",
+    )} | {("/api/campaigns/{id}/standings/adjustments/", "POST")}  # fmt: skip
+    assert documented == covered
+    assert {pattern.name for pattern in urlpatterns} == set(PAGES) | {"adjust"}
