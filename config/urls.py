@@ -17,6 +17,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("", include("rules.api_urls")),
     path("", include("campaign.api_urls")),
     path("", include("battles.api_urls")),
+    path("", include("standings.api_urls")),
 ]
 
 urlpatterns = [
@@ -25,6 +26,7 @@ urlpatterns = [
     path("", include("armies.urls")),
     path("", include("campaign.urls")),
     path("", include("battles.urls")),
+    path("", include("standings.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("accounts.notification_urls")),
     path("health/", HealthAliasApi.as_view(), name="health"),

@@ -168,10 +168,21 @@ class _Place:
 
 
 def _places(campaign: Campaign, only: int | None = None) -> dict[int, _Place]:
-    places = Enrolment.objects.filter(campaign=campaign).select_related("player")
+    """Names, blocs and factions by place id, read as values: a 500-player table's page would otherwise
+    build a thousand model instances (places and accounts) for four strings each."""
+    places = Enrolment.objects.filter(campaign=campaign)
     if only is not None:
         places = places.filter(pk=only)
-    return {p.pk: _Place(p.display_name, p.is_placeholder, p.bloc, p.faction) for p in places}
+    rows = places.values_list(
+        "pk", "player_id", "player__display_name", "player__username", "placeholder_name", "bloc", "faction"
+    )
+    # The same name as Enrolment.display_name: the account's display name, else its username.
+    return {
+        pk: _Place(
+            str(shown or username) if player is not None else placeholder, player is None, bloc, faction
+        )
+        for pk, player, shown, username, placeholder, bloc, faction in rows
+    }
 
 
 def _player(row: Sequence[Any], places: Mapping[int, _Place], tiebreakers: Sequence[str]) -> PlayerRow:
@@ -308,3 +319,37 @@ def adjustments_for(*, campaign: Campaign, enrolment: Enrolment | None = None) -
     if enrolment is not None:
         adjustments = adjustments.filter(enrolment=enrolment)
     return adjustments.order_by("-created_at", "-id")
+
+
+def histories_for_page(
+    *, campaign: Campaign, leaders: Sequence[PlayerRow], round_number: int | None = None
+) -> tuple[History, History] | None:
+    """The series of both charts in one query: the points of ``leaders`` (rows the page already holds, so
+    their names cost nothing) and the sectors held per bloc, up to ``round_number``.
+
+    ``history_points`` + ``history_sectors`` give the same series; a page that has read the table with
+    ``standings_for`` would pay their table, places and history again.
+    """
+    standings = Standings.objects.filter(campaign=campaign).only("history").first()
+    if standings is None:
+        return None
+    history = standings.history
+    shown = _cut(history, round_number)
+    rounds = list(history.get("rounds", []))[:shown]
+    players = history.get("players", {})
+    points = History(
+        rounds=rounds,
+        series=[
+            Series(str(row.enrolment_id), row.name,
+                   list(players.get(str(row.enrolment_id), {}).get("points", []))[:shown])
+            for row in leaders
+        ],
+    )  # fmt: skip
+    sectors = History(
+        rounds=rounds,
+        series=[
+            Series(bloc, bloc, list(series["sectors_held"])[:shown])
+            for bloc, series in history.get("blocs", {}).items()
+        ],
+    )
+    return points, sectors

@@ -1,0 +1,127 @@
+"""Benchmark: the standings page and its endpoint for a 500-player campaign, through the whole Django stack.
+
+The campaign is the one scripts/bench_standings.py builds (500 players in three
+blocs, 30 sectors, 20 rounds, 20,000 confirmed reports, written with
+bulk_create), its standings computed once; a small one (2,000 reports) beside
+it. Then the standings page (``/campaigns/<id>/standings/``, as its organiser:
+the adjustment form included), the printable page, the htmx status poll and the
+endpoint (``/api/campaigns/<id>/standings/``) are requested through Django's
+test client, timed, and their queries counted at both sizes (the same number is
+the point). Target: a median under 100 ms for the page and the endpoint. The
+process's CPU time is printed beside the wall time: on a machine busy with
+other work the wall time measures the queue for a core as much as the page.
+
+    .venv/bin/python scripts/bench_standings_page.py [--repeats 30] [--postgres]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGET_MS = 100.0
+
+
+def _recompute_bench() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_standings", ROOT / "scripts" / "bench_standings.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--postgres", action="store_true")
+    args = parser.parse_args()
+    bench = _recompute_bench()
+    folder = tempfile.mkdtemp(prefix="zverograd-bench-")
+    with bench.database(args.postgres, folder) as url:
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
+        os.environ["DATABASE_URL"] = url
+        os.environ["ZVEROGRAD_EMBEDDED_BROKER_DIR"] = f"{folder}/celery"
+        os.environ.pop("CELERY_BROKER_URL", None)
+        return run(bench, args.repeats, "PostgreSQL" if args.postgres else "SQLite")
+
+
+def run(bench: Any, repeats: int, engine_name: str) -> int:
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext, setup_test_environment
+    from rest_framework.test import APIClient
+
+    from standings.services import standings_recompute
+
+    setup_test_environment()  # the test client's hosts and a fast password hasher
+    call_command("migrate", verbosity=0)
+    began = time.perf_counter()
+    large = bench.build("large", bench.REPORTS, seed=1)
+    small = bench.build("small", bench.REPORTS // 10, seed=2)
+    for campaign in (small, large):
+        standings_recompute(campaign_id=campaign.pk)
+    built = time.perf_counter() - began
+
+    def client_for(campaign: Any, api: bool) -> Any:
+        if api:
+            api_client = APIClient()
+            api_client.force_authenticate(campaign.organiser)
+            return api_client
+        client = Client()
+        client.force_login(campaign.organiser)
+        return client
+
+    targets: dict[str, tuple[Callable[[Any], str], bool, bool]] = {
+        "standings page": (lambda c: f"/campaigns/{c.pk}/standings/", False, True),
+        "standings endpoint": (lambda c: f"/api/campaigns/{c.pk}/standings/", True, True),
+        "printable page": (lambda c: f"/campaigns/{c.pk}/standings/print/", False, False),
+        "status poll": (lambda c: f"/campaigns/{c.pk}/standings/status/?seen=0", False, False),
+    }
+    print(f"standings pages: {sum(bench.SHAPE.values())} players, {bench.ROUNDS} rounds, "
+          f"{bench.REPORTS:,} reports, {engine_name} (set up in {built:.1f} s), x{repeats}")  # fmt: skip
+    ok = True
+    for name, (url_of, api, targeted) in targets.items():
+        counts = []
+        for campaign in (small, large):
+            client = client_for(campaign, api)
+            client.get(url_of(campaign))  # warm up: templates, imports
+            with CaptureQueriesContext(connection) as captured:
+                response = client.get(url_of(campaign))
+            assert response.status_code == 200, (name, response.status_code)
+            counts.append(len(captured.captured_queries))
+        client = client_for(large, api)
+        samples, cpu = [], []
+        for _ in range(repeats):
+            started, started_cpu = time.perf_counter(), time.process_time()
+            response = client.get(url_of(large))
+            samples.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - started_cpu) * 1000)
+        size = len(response.content)
+        median = statistics.median(samples)
+        p95 = statistics.quantiles(samples, n=20, method="inclusive")[-1]
+        target = f"(target: median < {TARGET_MS:.0f} ms)" if targeted else ""
+        queries = f"queries {counts[0]} at {bench.REPORTS // 10:,} reports, {counts[1]} at {bench.REPORTS:,}"
+        print(f"  {name}: median {median:.1f} ms   p95 {p95:.1f} ms   (CPU median {statistics.median(cpu):.1f} ms)"
+              f"   {size / 1024:.0f} KB   {queries} {target}")  # fmt: skip
+        ok = ok and counts[0] == counts[1] and (median < TARGET_MS or not targeted)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

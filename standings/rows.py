@@ -1,0 +1,51 @@
+"""The parts of the standings page that grow with the campaign, written as HTML in Python.
+
+The template engine takes about 0.1 ms a row of the players table (thirteen
+cells, a shared rank, a link) and Django's select widget about 0.2 ms an
+option, so for 500 players they alone would spend the page's 100 ms budget.
+Here the same markup is written with every text escaped (numbers are ints) in
+a small fraction of that. The table's head and the rest stay in the templates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from standings.selectors import PlayerRow
+
+PLACEHOLDER = ' <span class="muted">(placeholder)</span>'
+
+
+def player_rows(rows: Sequence[PlayerRow], player_base: str | None) -> SafeString:
+    """One ``<tr>`` a player; a rank shared with the row above is written "=n"; names link when ``player_base``."""
+    lines = []
+    for index, row in enumerate(rows):
+        shared = index > 0 and rows[index - 1].rank == row.rank
+        name = escape(row.name)
+        linked = (
+            f'<a href="{escape(player_base)}{int(row.enrolment_id)}/">{name}</a>' if player_base else name
+        )
+        lines.append(
+            f'<tr data-testid="player-row" data-player="{name}">'
+            f'<td data-testid="rank">{"=" if shared else ""}{int(row.rank)}</td>'
+            f'<th scope="row">{linked}{PLACEHOLDER if row.is_placeholder else ""}</th><td>{escape(row.bloc)}</td>'
+            f"<td>{int(row.played)}</td><td>{int(row.won)}</td><td>{int(row.drawn)}</td><td>{int(row.lost)}</td>"
+            f'<td data-testid="points"><strong>{int(row.points)}</strong></td>'
+            f"<td>{int(row.vp_for)}</td><td>{int(row.vp_against)}</td><td>{int(row.vp_difference)}</td>"
+            f"<td>{int(row.ap_destroyed)}</td><td>{f'{int(row.adjustment):+d}' if row.adjustment else '–'}</td></tr>"
+        )
+    return mark_safe("\n".join(lines))  # noqa: S308 - every text above is escaped, every number an int
+
+
+def options(choices: Sequence[tuple[int | str, str]], chosen: object) -> SafeString:
+    """``<option>`` elements for a select, ``chosen`` (a value as posted, or None) selected."""
+    wanted = "" if chosen is None else str(chosen)
+    return mark_safe(  # noqa: S308 - values and labels escaped
+        "".join(
+            f'<option value="{escape(value)}"{" selected" if str(value) == wanted else ""}>{escape(label)}</option>'
+            for value, label in choices
+        )
+    )

@@ -1,0 +1,296 @@
+"""The standings pages: the table (players, blocs, factions, charts), a player's page, a printable page,
+the htmx status poll, and organisers' adjustments.
+
+Every page reads what the last recompute stored (standings/selectors.py) and
+never computes. While the campaign's results are newer than the standings the
+page polls a small status fragment every 2 s; when fresh standings land, the
+fragment brings the new tables with it (an out-of-band swap), so an open page
+follows confirmations by itself. Where results stay hidden until a round
+closes, players see the last closed round's table (``shown_round``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from battles.models import BattleReport, ReportStatus
+from campaign.models import Battle, Campaign, Enrolment, Registration
+from campaign.permissions import can_manage_campaign
+from campaign.round_forms import add_refusal
+from campaign.selectors.rounds import admitted_players, battles_of
+from campaign.views.common import bloc_colour, campaign_or_404
+from core.errors import DomainError
+from core.http import acting_user
+from standings.charts import LineChart, line_chart
+from standings.forms import AdjustmentForm
+from standings.permissions import can_adjust_standings, sees_hidden_results
+from standings.rows import options, player_rows
+from standings.selectors import (
+    History,
+    Series,
+    StandingsInfo,
+    adjustments_for,
+    histories_for_page,
+    player_standing,
+    shown_round,
+    standings_for,
+    standings_status,
+)
+from standings.services import adjustment_add
+
+LEADERS = 5  # players drawn in the points chart (the table lists everyone)
+ROUND_MAX = 32_767  # round numbers are a PositiveSmallIntegerField
+POLL_PENDING = "every 2s"  # while a recompute is due
+POLL_WATCH = "every 10s"  # otherwise: notice the next confirmation without a reload
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """The round a page shows (None: now) and the rounds the viewer may pick."""
+
+    asked: int | None
+    limit: int | None  # hidden results: the last round the viewer may see
+
+    def choices(self, info: StandingsInfo | None) -> list[int]:
+        shown = info.rounds if info is not None else []
+        return [n for n in shown if self.limit is None or n <= self.limit]
+
+
+def _rounds(request: HttpRequest, campaign: Campaign) -> Rounds:
+    """The round asked for (ignored when it is not a round number), capped where results are hidden."""
+    limit = shown_round(campaign=campaign, sees_hidden_results=sees_hidden_results(request.user, campaign))
+    text = request.GET.get("round", "")
+    asked = int(text) if text.isdigit() and len(text) <= 5 and int(text) <= ROUND_MAX else None
+    if limit is not None and (asked is None or asked > limit):
+        asked = limit
+    return Rounds(asked, limit)
+
+
+def _bloc_colour(_index: int, key: str) -> str:
+    return bloc_colour(key)
+
+
+def _body(campaign: Campaign, rounds: Rounds, *, link: bool = True) -> dict[str, Any]:
+    """The tables and charts (what the poll swaps in when fresh standings land)."""
+    view = standings_for(campaign=campaign, round_number=rounds.asked)
+    series = histories_for_page(
+        campaign=campaign, leaders=view.players[:LEADERS] if view else [], round_number=rounds.asked
+    )
+    points, sectors = series if series is not None else (None, None)
+    # A player's page is this plus their place id (one reverse, not one a row of 500).
+    player_base = reverse("standings:player", args=[campaign.pk, 1]).removesuffix("1/")
+    return {
+        "campaign": campaign,
+        "view": view,
+        "player_rows": player_rows(view.players, player_base if link else None) if view else "",
+        "points_chart": line_chart(points, title="Campaign points of the leaders", unit="points"),
+        "sectors_chart": line_chart(
+            sectors, title="Sectors held per bloc", unit="sectors", colour=_bloc_colour
+        ),
+    }
+
+
+def _status(campaign: Campaign, rounds: Rounds, info: StandingsInfo | None) -> dict[str, Any]:
+    pending = info.pending if info is not None else campaign.results_version > 0
+    return {
+        "campaign": campaign,
+        "info": info,
+        "pending": pending,
+        "poll": POLL_PENDING if pending else POLL_WATCH,
+        "seen": info.standings_version if info is not None else -1,
+        "asked": rounds.asked,
+    }
+
+
+def _standings_page(
+    request: HttpRequest, campaign: Campaign, *, adjusting: AdjustmentForm | None = None
+) -> HttpResponse:
+    rounds = _rounds(request, campaign)
+    info = standings_status(campaign=campaign)
+    # A refused form is shown again whatever the campaign's state, so the refusal is read next to it.
+    may_adjust = can_adjust_standings(request.user, campaign) and (
+        campaign.is_running or adjusting is not None
+    )
+    if may_adjust and adjusting is None:
+        adjusting = _adjustment_form(campaign)
+    choices: list[tuple[int | str, str]] = (
+        getattr(adjusting.fields["enrolment"], "choices", []) if adjusting else []
+    )
+    context = {
+        **_body(campaign, rounds),
+        "player_options": options(choices, adjusting["enrolment"].value())
+        if adjusting and may_adjust
+        else "",
+        "status": _status(campaign, rounds, info),
+        "can_manage": can_manage_campaign(request.user, campaign),
+        "round_choices": rounds.choices(info),
+        "asked": rounds.asked,
+        "hidden_limit": rounds.limit,
+        "adjust_form": adjusting if may_adjust else None,
+        "adjustments": list(adjustments_for(campaign=campaign)[:20]) if may_adjust else [],
+    }
+    return render(request, "standings/standings.html", context)
+
+
+@require_safe
+def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
+    return _standings_page(request, campaign_or_404(request, pk))
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def standings_status_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The poll: the status line, and the tables again once standings newer than the page's have landed."""
+    campaign = campaign_or_404(request, pk)
+    rounds = _rounds(request, campaign)
+    info = standings_status(campaign=campaign)
+    seen = request.GET.get("seen", "")
+    status = _status(campaign, rounds, info)
+    fresh = (
+        info is not None
+        and not info.pending
+        and seen.lstrip("-").isdigit()
+        and int(seen) != info.standings_version
+    )
+    context = {"status": status, "fresh": fresh, **(_body(campaign, rounds) if fresh else {})}
+    return render(request, "standings/_poll.html", context)
+
+
+@require_safe
+def standings_print(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_or_404(request, pk)
+    rounds = _rounds(request, campaign)
+    context = {**_body(campaign, rounds, link=False), "info": standings_status(campaign=campaign)}
+    return render(request, "standings/print.html", context)
+
+
+def _adjustment_form(campaign: Campaign, data: Any = None) -> AdjustmentForm:
+    # Values, not objects: a 500-player campaign would build a thousand model instances for the labels.
+    rows = admitted_players(campaign=campaign).values_list(
+        "pk", "player__display_name", "player__username", "placeholder_name", "bloc"
+    )
+    players = [
+        (pk, f"{shown or username or placeholder} ({bloc})")
+        for pk, shown, username, placeholder, bloc in rows
+    ]
+    return AdjustmentForm(data, players=players)
+
+
+@login_required
+@require_POST
+def adjustment_add_view(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_or_404(request, pk)
+    if not can_adjust_standings(request.user, campaign):
+        raise PermissionDenied("only the campaign's organisers adjust campaign points")
+    form = _adjustment_form(campaign, request.POST)
+    if form.is_valid():
+        place = Enrolment.objects.select_related("player").get(
+            campaign=campaign, pk=form.cleaned_data["enrolment"]
+        )
+        try:
+            adjustment_add(
+                campaign=campaign, enrolment=place, points=form.cleaned_data["points"],
+                reason=form.cleaned_data["reason"], actor=acting_user(request),
+            )  # fmt: skip
+        except DomainError as exc:
+            add_refusal(form, exc)
+        else:
+            messages.success(
+                request, f"{place.display_name}: {form.cleaned_data['points']:+} campaign points."
+            )
+            return redirect("standings:standings", pk=pk)
+    return _standings_page(request, campaign, adjusting=form)
+
+
+# --------------------------------------------------------------------------- a player's page
+
+
+@dataclass(frozen=True)
+class BattleLine:
+    battle: Battle
+    opponent: Enrolment
+    side: str
+    outcome: str  # "won", "lost", "drawn", or "" when not settled (or still hidden)
+
+
+@dataclass(frozen=True)
+class ListUsed:
+    registration: Registration
+    battles: int
+
+
+def _outcome(battle: Battle, place: Enrolment, limit: int | None) -> str:
+    if battle.result is None or (limit is not None and battle.round.number > limit):
+        return ""
+    if battle.winner_id is None:
+        return "drawn" if battle.result.get("draw") else ""
+    return "won" if battle.winner_id == place.pk else "lost"
+
+
+def _lists_used(place: Enrolment) -> list[ListUsed]:
+    """The registered lists the player fought with, as their battles' reports name them (one query)."""
+    reports = (
+        BattleReport.objects.filter(Q(battle__attacker=place) | Q(battle__defender=place))
+        .exclude(status=ReportStatus.VOID)
+        .select_related("battle", "attacker_registration", "defender_registration")
+    )
+    used: dict[int, ListUsed] = {}
+    for report in reports:
+        mine = (
+            report.attacker_registration
+            if report.battle.attacker_id == place.pk
+            else report.defender_registration
+        )
+        seen = used.get(mine.pk)
+        used[mine.pk] = ListUsed(mine, (seen.battles if seen else 0) + 1)
+    return sorted(used.values(), key=lambda item: (-item.battles, item.registration.pk))
+
+
+def player_context(request: HttpRequest, campaign: Campaign, enrolment_id: int) -> dict[str, Any]:
+    place = Enrolment.objects.select_related("player").filter(campaign=campaign, pk=enrolment_id).first()
+    if place is None:
+        raise Http404("no such player in this campaign")
+    rounds = _rounds(request, campaign)
+    standing = player_standing(campaign=campaign, enrolment=place, round_number=rounds.asked)
+    battles = [
+        BattleLine(b, b.defender if b.attacker_id == place.pk else b.attacker,
+                   "attacker" if b.attacker_id == place.pk else "defender", _outcome(b, place, rounds.limit))
+        for b in battles_of(enrolment=place)
+    ]  # fmt: skip
+    chart: LineChart | None = None
+    if standing is not None:
+        history = History(
+            rounds=standing.rounds, series=[Series(str(place.pk), place.display_name, standing.points)]
+        )
+        chart = line_chart(history, title=f"Campaign points of {place.display_name}", unit="points",
+                           colour=lambda _i, _k: bloc_colour(place.bloc))  # fmt: skip
+    return {
+        "campaign": campaign,
+        "place": place,
+        "standing": standing,
+        "by_round": list(zip(standing.rounds, standing.points, standing.ranks, strict=True))
+        if standing
+        else [],
+        "chart": chart,
+        "battles": battles,
+        "lists": _lists_used(place),
+        "asked": rounds.asked,
+        "can_manage": can_manage_campaign(request.user, campaign),
+    }
+
+
+@require_safe
+def player_page(request: HttpRequest, pk: int, enrolment_id: int) -> HttpResponse:
+    campaign = campaign_or_404(request, pk)
+    return render(request, "standings/player.html", player_context(request, campaign, enrolment_id))
