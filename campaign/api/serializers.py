@@ -237,6 +237,9 @@ _LINKS = {
     "balances": "api:campaign-balances",
     "ledger": "api:campaign-ledger",
     "purchases": "api:campaign-purchases",
+    # Served by the apps built on the campaign (reversed by name: the campaign imports neither).
+    "reports": "api:campaign-reports",
+    "standings": "api:standings",
 }
 
 

@@ -168,9 +168,15 @@ def test_the_detail_shows_settings_organisers_counts_and_links():
         "balances",
         "ledger",
         "purchases",
+        "reports",
+        "standings",
     }
     assert body["links"]["sectors"].endswith(world.url("sectors/"))
     assert body["links"]["rounds"].endswith(world.url("rounds/"))
+    assert body["links"]["reports"].endswith(world.url("reports/"))
+    assert body["links"]["standings"].endswith(world.url("standings/"))
+    for link in body["links"].values():
+        assert world.client("creator").get(link).status_code == 200, link
 
 
 @pytest.mark.parametrize(
