@@ -2,8 +2,9 @@
 
 One row per message, written in the transaction of the change it tells of
 (so a message is never lost with a committed change, nor sent for a change
-rolled back); the Celery task reads it and records each attempt. Only the
-last ``DELIVERIES_KEPT`` rows of a campaign are kept.
+rolled back); the Celery task reads it and records each attempt. Of the
+messages settled (delivered or given up), a campaign keeps its last
+``DELIVERIES_KEPT``; those still waiting are all kept.
 """
 
 from __future__ import annotations

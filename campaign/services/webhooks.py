@@ -132,8 +132,11 @@ def webhook_queue(
         "data": data,
     }  # fmt: skip
     delivery = WebhookDelivery.objects.create(campaign=campaign, event=event, payload=payload, url=url)
-    stale = WebhookDelivery.objects.filter(campaign=campaign).order_by("-created_at", "-pk")[DELIVERIES_KEPT:]
-    WebhookDelivery.objects.filter(pk__in=list(stale.values_list("pk", flat=True))).delete()
+    # Only settled messages are pruned: one still waiting for the worker is never lost to a burst.
+    settled = WebhookDelivery.objects.filter(
+        campaign=campaign, status__in=[DeliveryStatus.DELIVERED, DeliveryStatus.FAILED]
+    ).order_by("-created_at", "-pk")[DELIVERIES_KEPT:]
+    WebhookDelivery.objects.filter(pk__in=list(settled.values_list("pk", flat=True))).delete()
     enqueue_on_commit("campaign.tasks.webhook_deliver", delivery.pk)
     return delivery
 

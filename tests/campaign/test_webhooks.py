@@ -24,6 +24,7 @@ from battles.services import report_confirm, report_submit
 from campaign import limits
 from campaign.errors import CampaignError
 from campaign.models import Battle, BattleStatus, Campaign, DeliveryStatus, LogEntry, Round, WebhookDelivery
+from campaign.models.webhooks import DELIVERIES_KEPT
 from campaign.services import webhooks
 from campaign.services.campaigns import campaign_update
 from campaign.services.rounds import round_close, round_open, round_reopen
@@ -264,12 +265,20 @@ def test_it_posts_round_changes(hook, running_campaign, organiser, sent, django_
 
 
 @pytest.mark.django_db
-def test_it_keeps_only_the_latest_deliveries(running_campaign, sent):
+def test_it_keeps_the_latest_settled_deliveries_and_every_waiting_one(running_campaign, sent):
     hooked(running_campaign, "http://127.0.0.1:9/hook")
     opened = Round.objects.create(campaign=running_campaign, number=1, deadline=timezone.now())
     for _ in range(25):
         webhooks.webhook_round(round=opened, event=webhooks.ROUND_OPENED)
-    assert WebhookDelivery.objects.filter(campaign=running_campaign).count() == 20
+    waiting = WebhookDelivery.objects.filter(campaign=running_campaign)
+    assert waiting.count() == 25  # a burst never drops a message the worker has not sent yet
+    waiting.update(status=DeliveryStatus.DELIVERED)
+
+    newest = webhooks.webhook_round(round=opened, event=webhooks.ROUND_CLOSED)
+
+    kept = WebhookDelivery.objects.filter(campaign=running_campaign)
+    assert kept.filter(status=DeliveryStatus.DELIVERED).count() == DELIVERIES_KEPT
+    assert newest in kept
 
 
 # --------------------------------------------------------------------------- retries and timeouts
