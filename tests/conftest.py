@@ -150,9 +150,14 @@ def start_celery_worker(extra_env: Mapping[str, str] | None = None) -> subproces
 
 
 def stop_celery_worker(proc: subprocess.Popen[bytes]) -> None:
+    """A warm shutdown; killed if it has not ended in 30 s (a task stuck mid-way must not outlive the test)."""
     if proc.poll() is None:
         proc.terminate()
-    proc.wait(timeout=30)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=30)
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from campaign.models import Battle, BattleStatus, Campaign, DeliveryStatus, LogE
 from campaign.models.webhooks import DELIVERIES_KEPT
 from campaign.services import webhooks
 from campaign.services.campaigns import campaign_update
+from campaign.services.pairings import pairings_generate, pairings_publish
 from campaign.services.rounds import round_close, round_open, round_reopen
 from campaign.tasks import deliver_webhook
 from config.celery import app
@@ -248,15 +249,18 @@ def test_it_posts_round_changes(hook, running_campaign, organiser, sent, django_
         first = round_open(
             campaign=running_campaign, actor=organiser, deadline=timezone.now() + timedelta(days=5)
         )
+        pairings_generate(round=first, actor=organiser)
+        pairings_publish(round=first, actor=organiser)
         round_close(round=first, actor=organiser)
         round_reopen(round=first, actor=organiser, reason="a late report")
 
     queued = deliveries_sent(sent)
-    assert len(queued) == 3
+    assert len(queued) == 4
     for pk in queued:
         deliver_webhook.apply(args=(pk,))
     assert [post["body"]["event"] for post in hook.received] == [
         "round.opened",
+        "pairings.published",
         "round.closed",
         "round.reopened",
     ]
