@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db.models import F
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign import limits
@@ -128,7 +129,7 @@ def webhook_queue(
         "content": _content(text),
         "event": event,
         "campaign": {"id": campaign.pk, "name": campaign.name,
-                     "url": f"{settings.SITE_URL}/campaigns/{campaign.pk}/"},
+                     "url": f"{settings.SITE_URL}{reverse('campaign:detail', args=[campaign.pk])}"},
         "data": data,
     }  # fmt: skip
     delivery = WebhookDelivery.objects.create(campaign=campaign, event=event, payload=payload, url=url)
@@ -235,6 +236,12 @@ def webhook_deliver(*, delivery_id: int, last_try: bool = False) -> bool:
     if delivery is None or delivery.status in (DeliveryStatus.DELIVERED, DeliveryStatus.FAILED):
         return delivery is not None and delivery.status == DeliveryStatus.DELIVERED  # at-least-once: done
     code: int | None = None
+    now_set = Campaign.objects.filter(pk=delivery.campaign_id).values_list("webhook_url", flat=True).first()
+    if now_set != delivery.url:  # removed or replaced since (a leaked URL, say): the old one is sent nothing
+        _record(
+            delivery.pk, DeliveryStatus.FAILED, None, "not sent: the campaign's webhook URL changed since"
+        )
+        return False
     try:
         webhook_url_check(delivery.url)
         host = urlsplit(delivery.url).hostname or ""

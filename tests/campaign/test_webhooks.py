@@ -148,9 +148,7 @@ def test_it_refuses_at_delivery_a_host_that_resolves_inside_the_network(settings
     monkeypatch.setattr(
         webhooks.socket, "getaddrinfo", lambda host, *_a, **_k: [(2, 1, 6, "", (answers[host], 0))]
     )
-    delivery = WebhookDelivery.objects.create(
-        campaign=campaign, event="round.opened", payload={"content": "x"}, url="http://hooks.example.org/hook"
-    )
+    delivery = queued_delivery(campaign, "http://hooks.example.org/hook")
     assert webhooks.webhook_deliver(delivery_id=delivery.pk) is False
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == (DeliveryStatus.FAILED, 1)
@@ -289,6 +287,7 @@ def test_it_keeps_the_latest_settled_deliveries_and_every_waiting_one(running_ca
 
 
 def queued_delivery(campaign: Campaign, url: str) -> WebhookDelivery:
+    hooked(campaign, url)
     return WebhookDelivery.objects.create(
         campaign=campaign, event="round.opened", payload={"content": "Round 1 is open."}, url=url
     )
@@ -322,6 +321,19 @@ def test_it_gives_up_after_the_last_retry_and_says_why(hook, campaign):
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == (DeliveryStatus.FAILED, webhooks.MAX_RETRIES + 1)
     assert (delivery.last_status_code, delivery.last_error) == (500, "HTTP 500")
+
+
+@pytest.mark.django_db
+def test_it_sends_nothing_to_a_url_removed_or_replaced_since(hook, campaign):
+    delivery = queued_delivery(campaign, hook.url)
+    hooked(campaign, "")
+
+    deliver_webhook.apply(args=(delivery.pk,))
+
+    assert hook.received == []
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.FAILED
+    assert "changed" in delivery.last_error
 
 
 @pytest.mark.django_db
