@@ -30,6 +30,7 @@ from campaign.options import (
     Tiebreaker,
     UnplayedPolicy,
 )
+from campaign.services.webhooks import webhook_url_check
 from core.errors import DomainError
 from core.http import describe_error
 from rules.engine.ruleset import SWITCHES, RuleSet
@@ -111,13 +112,13 @@ _PLAIN_SETTINGS = (
     "name", "description", "is_public", "catalogue", "points_limit", "points_win", "points_draw",
     "points_loss", "resources_held_by", "strongpoint_cost", "bunker_cost", "income_base",
     "max_players_per_bloc", "unplayed_battles", "max_open_challenges", "challenge_days",
-    "report_confirm_hours", "award_win", "award_draw", "hide_results_until_close",
+    "report_confirm_hours", "award_win", "award_draw", "hide_results_until_close", "webhook_url",
 )  # fmt: skip
 _ORDER = (
     "name", "description", "is_public", "catalogue", "points_limit", "points_win", "points_draw",
     "points_loss", "tiebreakers", "ruleset", "resources_held_by", "strongpoint_cost", "bunker_cost",
     "income_base", "max_players_per_bloc", "unplayed_battles", "max_open_challenges", "challenge_days",
-    "report_confirm_hours", "award_win", "award_draw", "hide_results_until_close",
+    "report_confirm_hours", "award_win", "award_draw", "hide_results_until_close", "webhook_url",
 )  # fmt: skip
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
 
@@ -155,6 +156,14 @@ class CampaignSettingsForm(forms.Form):
     award_win = _whole("Resources for a win", 0, limits.RESOURCE_COST_MAX)
     award_draw = _whole("Resources for a draw", 0, limits.RESOURCE_COST_MAX)
     hide_results_until_close = forms.BooleanField(required=False, label="Hide results until the round closes")
+    webhook_url = forms.CharField(
+        max_length=limits.WEBHOOK_URL_MAX_LENGTH,
+        required=False,
+        label="Webhook URL",
+        widget=forms.URLInput(
+            attrs={"placeholder": "https://discord.com/api/webhooks/…", "autocomplete": "off"}
+        ),
+    )
     reason = forms.CharField(
         max_length=limits.REASON_MAX_LENGTH,
         required=False,
@@ -217,6 +226,12 @@ class CampaignSettingsForm(forms.Form):
             elif value:
                 seen[value] = ORDINALS[index]
         return data
+
+    def clean_webhook_url(self) -> str:
+        try:
+            return webhook_url_check(self.cleaned_data.get("webhook_url", ""))
+        except DomainError as exc:
+            raise forms.ValidationError(describe_error(exc)) from exc
 
     def changes(self) -> dict[str, Any]:
         """The settings to hand to ``campaign_update``: every one the form may change."""

@@ -25,3 +25,4 @@ MAX_OPEN_CHALLENGES = 10  # the most a campaign may let a player have open in a 
 CHALLENGE_DAYS_MAX = 30
 MAX_PLAYERS_TO_PAIR = 2_000
 REPORT_CONFIRM_HOURS_MAX = 24 * 30
+WEBHOOK_URL_MAX_LENGTH = 500  # a Discord webhook URL is about 120 characters

@@ -70,6 +70,8 @@ SETTING_HELP: dict[str, str] = {
     "award_draw": "Resource points each side of a drawn battle earns when the result is confirmed.",
     "hide_results_until_close": "Keep confirmed results from players until the round closes, "
     "so the front line moves for everyone at once (organisers always see them).",
+    "webhook_url": "Where confirmed results and round changes are posted (a Discord channel's webhook URL, "
+    "for instance); empty: nowhere. Only organisers see it. Results are not posted while they are hidden.",
 }
 
 # Settings that decide results: fixed once the campaign runs, so standings never change under players.

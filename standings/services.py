@@ -14,7 +14,9 @@ the new ones, never a mix.
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 from django.db import transaction
@@ -64,12 +66,26 @@ def standings_recompute(*, campaign_id: int, force: bool = False) -> bool:
     else:
         Standings.objects.filter(pk=stored.pk).update(**values)
         StandingsTable.objects.filter(standings=stored).delete()
+    _pause_for_tests()
     StandingsTable.objects.bulk_create(
         StandingsTable(standings=stored, round_number=table.round_number, players=table.players,
                        blocs=table.blocs, factions=table.factions)
         for table in computed.tables
     )  # fmt: skip
     return True
+
+
+# Test-only (tests/standings/test_reliability.py sets it for the worker it starts, and nothing else does):
+# a recompute touches this file and sleeps half-way through writing, so the test can kill the worker there.
+PAUSE_ENV = "ZVEROGRAD_TEST_RECOMPUTE_PAUSE_FILE"
+PAUSE_SECONDS = 120.0
+
+
+def _pause_for_tests() -> None:
+    marker = os.environ.get(PAUSE_ENV)
+    if marker:
+        Path(marker).write_text(str(os.getpid()), encoding="utf-8")
+        time.sleep(PAUSE_SECONDS)
 
 
 def standings_stale() -> list[int]:

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -119,8 +119,8 @@ def _database_url_of_the_test_database() -> str:
     return f"postgres://{user}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-@pytest.fixture
-def celery_worker_process(transactional_db: None) -> Iterator[subprocess.Popen[bytes]]:
+def start_celery_worker(extra_env: Mapping[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """A separate Celery worker process on the test database and broker (``extra_env`` added to its environment)."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
@@ -128,8 +128,9 @@ def celery_worker_process(transactional_db: None) -> Iterator[subprocess.Popen[b
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "CELERY_RESULT_BACKEND": settings.CELERY_RESULT_BACKEND,
         "ZVEROGRAD_EMBEDDED_BROKER_DIR": str(settings.EMBEDDED_BROKER_DIR),
+        **(extra_env or {}),
     }
-    proc = subprocess.Popen(
+    return subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -146,9 +147,24 @@ def celery_worker_process(transactional_db: None) -> Iterator[subprocess.Popen[b
         cwd=ROOT,
         env=env,
     )
+
+
+def stop_celery_worker(proc: subprocess.Popen[bytes]) -> None:
+    """A warm shutdown; killed if it has not ended in 30 s (a task stuck mid-way must not outlive the test)."""
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db: None) -> Iterator[subprocess.Popen[bytes]]:
+    proc = start_celery_worker()
     yield proc
-    proc.terminate()
-    proc.wait(timeout=30)
+    stop_celery_worker(proc)
 
 
 @pytest.fixture(scope="session")

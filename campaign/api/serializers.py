@@ -23,6 +23,8 @@ from campaign import limits, permissions
 from campaign.api.common import StrictInput, UserBriefOutput
 from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus
 from campaign.options import SETTING_HELP, ResourceHolder, Status, Tiebreaker, UnplayedPolicy
+from campaign.services.webhooks import webhook_url_check
+from core.errors import DomainError
 from rules.engine.ruleset import NAMES, SWITCHES, RuleSet, switch_names
 
 
@@ -119,6 +121,16 @@ class CampaignSettingsInput(StrictInput):
     hide_results_until_close = serializers.BooleanField(
         required=False, help_text=SETTING_HELP["hide_results_until_close"]
     )
+    webhook_url = serializers.CharField(
+        max_length=limits.WEBHOOK_URL_MAX_LENGTH, allow_blank=True, required=False,
+        help_text=SETTING_HELP["webhook_url"],
+    )  # fmt: skip
+
+    def validate_webhook_url(self, value: str) -> str:
+        try:
+            return webhook_url_check(value)
+        except DomainError as exc:
+            raise serializers.ValidationError(exc.message, code=exc.code) from exc
 
 
 class CampaignCreateInput(CampaignSettingsInput):
@@ -257,6 +269,9 @@ class CampaignDetailOutput(serializers.ModelSerializer[Campaign]):
     invite_token = serializers.SerializerMethodField(
         help_text="The invitation (join with it as invite_token); null unless you organise the campaign."
     )
+    webhook_url = serializers.SerializerMethodField(
+        help_text="Where results and round changes are posted; null unless you organise the campaign."
+    )
     viewer = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
 
@@ -268,7 +283,7 @@ class CampaignDetailOutput(serializers.ModelSerializer[Campaign]):
             "tiebreakers", "ruleset", "resources_held_by", "strongpoint_cost", "bunker_cost", "income_base",
             "max_players_per_bloc", "unplayed_battles", "max_open_challenges", "challenge_days",
             "report_confirm_hours", "award_win", "award_draw", "hide_results_until_close", "results_version",
-            "current_round", "map", "players_per_bloc",
+            "webhook_url", "current_round", "map", "players_per_bloc",
             "pending_count", "invite_token", "viewer", "links", "created_at", "started_at", "finished_at",
         ]  # fmt: skip
 
@@ -303,6 +318,10 @@ class CampaignDetailOutput(serializers.ModelSerializer[Campaign]):
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_invite_token(self, campaign: Campaign) -> str | None:
         return campaign.invite_token if permissions.can_see_invite(self._request.user, campaign) else None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_webhook_url(self, campaign: Campaign) -> str | None:
+        return campaign.webhook_url if permissions.can_manage_campaign(self._request.user, campaign) else None
 
     @extend_schema_field(ViewerOutput)
     def get_viewer(self, campaign: Campaign) -> dict[str, Any]:

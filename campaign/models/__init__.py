@@ -16,6 +16,7 @@ from campaign.models.rounds import (
     Round,
     RoundStatus,
 )
+from campaign.models.webhooks import DeliveryStatus, WebhookDelivery
 
 __all__ = [
     "Battle",
@@ -26,6 +27,7 @@ __all__ = [
     "Challenge",
     "ChallengeStatus",
     "CoOrganiser",
+    "DeliveryStatus",
     "Enrolment",
     "EnrolmentStatus",
     "EntryKind",
@@ -37,4 +39,5 @@ __all__ = [
     "Round",
     "RoundStatus",
     "Sector",
+    "WebhookDelivery",
 ]

@@ -66,6 +66,9 @@ class Campaign(models.Model):
     award_win = models.PositiveSmallIntegerField(default=1)
     award_draw = models.PositiveSmallIntegerField(default=0)
     hide_results_until_close = models.BooleanField(default=False)
+    # Where confirmed results and round changes are posted (a Discord channel's webhook, say); empty: nowhere.
+    # Secret-ish (whoever knows it may post to the channel): shown to organisers only, never logged in full.
+    webhook_url = models.CharField(max_length=limits.WEBHOOK_URL_MAX_LENGTH, blank=True, default="")
     # Bumped in the transaction of every change to a result; the standings job records what it computed.
     results_version = models.PositiveIntegerField(default=0)
 

@@ -17,6 +17,7 @@ from campaign.models.campaign import new_invite_token
 from campaign.options import LOCKED_WHEN_RUNNING, ResourceHolder, Status, Tiebreaker, UnplayedPolicy
 from campaign.permissions import forget_access
 from campaign.services.log import log_write
+from campaign.services.webhooks import webhook_url_check
 from core.errors import DomainError
 from rules.engine.ruleset import RuleSet
 
@@ -123,7 +124,10 @@ SETTINGS: dict[str, Checker] = {
     "award_win": _whole("award_win", 0, limits.RESOURCE_COST_MAX),
     "award_draw": _whole("award_draw", 0, limits.RESOURCE_COST_MAX),
     "hide_results_until_close": _flag("hide_results_until_close"),
+    "webhook_url": lambda value, _all: webhook_url_check(value),
 }
+# Settings whose value the log does not show (whoever reads it could use it): only that it changed.
+SECRET_SETTINGS = frozenset({"webhook_url"})
 
 
 def _logged(value: Any) -> Any:
@@ -188,8 +192,11 @@ def campaign_update(
         setattr(locked, field, value)
         if field == "catalogue":
             locked.catalogue_version = value.version if value is not None else ""
+        shown_before, shown_after = _logged(before), _logged(value)
+        if field in SECRET_SETTINGS:
+            shown_before, shown_after = ("set" if before else ""), ("set" if value else "")
         log_write(campaign=locked, kind=LogKind.SETTING_CHANGED, subject=f"setting:{field}", actor=actor,
-                  field=field, before=_logged(before), after=_logged(value), reason=reason)  # fmt: skip
+                  field=field, before=shown_before, after=shown_after, reason=reason)  # fmt: skip
     locked.save()
     return locked
 

@@ -36,6 +36,7 @@ from campaign.models import (
 from campaign.selectors import campaign_map, map_state_now, sectors_for_map
 from campaign.services import notices
 from campaign.services.log import log_write
+from campaign.services.webhooks import PAIRINGS_PUBLISHED, webhook_round
 
 _FIGHTING = [BattleStatus.SCHEDULED, BattleStatus.REPORTED, BattleStatus.CONFIRMED]
 _PLAYED = [BattleStatus.SCHEDULED, BattleStatus.REPORTED, BattleStatus.CONFIRMED, BattleStatus.UNPLAYED,
@@ -280,4 +281,5 @@ def pairings_publish(*, round: Round, actor: Any) -> list[Battle]:
         message=f"Round {round.number} of {campaign.name}: you sit this round out.",
         link=notices.campaign_link(campaign),
     )
+    webhook_round(round=round, event=PAIRINGS_PUBLISHED)
     return [Battle.objects.get(pk=b.pk) for b in drafts]

@@ -43,6 +43,7 @@ from campaign.services.economy import Holder, holder_of
 from campaign.services.log import log_write
 from campaign.services.map import sector_update
 from campaign.services.versions import results_changed
+from campaign.services.webhooks import webhook_result
 
 RESULT = "result"
 _CONFIRMED = BattleStatus.CONFIRMED
@@ -84,6 +85,8 @@ def battle_result_record(*, battle: Battle, result: dict[str, Any], actor: Any, 
             )  # fmt: skip
     _bump(campaign)
     campaign_map_recompute(campaign=campaign, actor=actor, reason=f"battle {battle.pk}: {reason}")
+    # Posted after the confirmation commits; a webhook that fails cannot take the confirmation back.
+    webhook_result(battle=battle)
     return battle
 
 

@@ -31,6 +31,7 @@ from campaign.services import notices
 from campaign.services.economy import income_pay, income_reverse
 from campaign.services.log import log_write
 from campaign.services.versions import results_changed
+from campaign.services.webhooks import ROUND_CLOSED, ROUND_OPENED, ROUND_REOPENED, webhook_round
 
 
 def _locked(campaign: Campaign) -> Campaign:
@@ -74,6 +75,7 @@ def round_open(*, campaign: Campaign, actor: Any, deadline: datetime) -> Round:
         message=f"Round {number} of {locked.name} is open: battles by {deadline:%d %B %Y}.",
         link=notices.campaign_link(locked),
     )  # fmt: skip
+    webhook_round(round=opened, event=ROUND_OPENED)
     return opened
 
 
@@ -116,6 +118,7 @@ def round_close(*, round: Round, actor: Any) -> Round:
         message=f"Round {round.number} of {locked.name} is closed; income is paid.",
         link=notices.campaign_link(locked),
     )  # fmt: skip
+    webhook_round(round=round, event=ROUND_CLOSED)
     return round
 
 
@@ -143,4 +146,5 @@ def round_reopen(*, round: Round, actor: Any, reason: str) -> Round:
     round.refresh_from_db()
     log_write(campaign=locked, kind=LogKind.ROUND_CHANGED, subject=f"round:{round.number}", actor=actor,
               field="status", before="closed", after="open", reason=reason[: limits.REASON_MAX_LENGTH])  # fmt: skip
+    webhook_round(round=round, event=ROUND_REOPENED)
     return round

@@ -38,6 +38,7 @@ _LABELS: dict[str, str] = {
     "award_win": "Resources for a win",
     "award_draw": "Resources for a draw",
     "hide_results_until_close": "Results hidden until the round closes",
+    "webhook_url": "Webhook",
     "owner": "holder",
 }
 

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaign.forms import CampaignSettingsForm, add_service_error
+from campaign.selectors.webhooks import webhook_deliveries
 from campaign.services.campaigns import campaign_update
 from campaign.views.common import managed_campaign_or_404
 from core.errors import DomainError
@@ -33,4 +34,7 @@ def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, "Settings saved.")
             return redirect("campaign:settings", pk=campaign.pk)
-    return render(request, "campaign/settings.html", {"campaign": campaign, "form": form})
+    deliveries = webhook_deliveries(campaign=campaign)
+    return render(
+        request, "campaign/settings.html", {"campaign": campaign, "form": form, "deliveries": deliveries}
+    )

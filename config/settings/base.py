@@ -196,6 +196,10 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Outgoing webhooks may post to loopback and private addresses (development, tests): never in production,
+# where an organiser's URL could otherwise reach services inside the site's network (campaign/services/webhooks.py).
+WEBHOOK_ALLOW_PRIVATE = env_bool("ZVEROGRAD_WEBHOOK_ALLOW_PRIVATE", False)
+
 # --- Celery ------------------------------------------------------------------
 # With no broker configured the site runs on kombu's filesystem transport, so a
 # single machine needs no Redis; see README "Background jobs".

@@ -21,6 +21,8 @@ WHITENOISE_AUTOREFRESH = True
 # Uploads made by tests (catalogue imports) stay apart from the development site's.
 MEDIA_ROOT = VAR_DIR / "test-media"
 WHITENOISE_USE_FINDERS = True
+# The webhook tests post to an HTTP server on 127.0.0.1 (a worker started with these settings too).
+WEBHOOK_ALLOW_PRIVATE = True
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so that a separate Celery worker process sees the same data.

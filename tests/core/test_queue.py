@@ -33,6 +33,7 @@ def test_it_finds_the_services_that_queue_work():
         "armies.tasks.catalogue_import_run",
         "accounts.tasks.notification_email",
         "standings.tasks.standings_recompute",
+        "campaign.tasks.webhook_deliver",
     } <= names
 
 
