@@ -32,7 +32,12 @@ from campaign.services.registrations import army_list_register
 from core.demo import DemoData
 
 LATECOMER = "lena"
-LATECOMER_LIST = ("Riverside patrol", ("allies.gulfport-marine-squad", "allies.prairie-dog"))
+# Lena's bloc is whichever the round-1 bye was not (the pairing's seed decides), so a list for each.
+LATECOMER_LISTS = {
+    "Allies": ("Riverside patrol", ("allies.gulfport-marine-squad", "allies.prairie-dog")),
+    "Axis": ("Riverside patrol", ("axis.grauwolf-rifle-squad", "axis.keiler")),
+    "SSU": ("Riverside patrol", ("ssu.volga-rifle-squad", "ssu.medved")),
+}
 
 
 def seed_demo(data: DemoData) -> None:
@@ -103,7 +108,7 @@ def _latecomers_battle(challenge: Challenge, data: DemoData) -> None:
     """Lena registers a list, her challenge is accepted, and her opponent reports a win she is to answer."""
     lena: Any = challenge.challenger.player
     if _current_list(challenge.challenger) is None:
-        name, units = LATECOMER_LIST
+        name, units = LATECOMER_LISTS[challenge.challenger.bloc]
         army_list = lists.army_list_create(
             owner=lena, catalogue=data.objects["catalogue"], name=name, bloc=challenge.challenger.bloc,
             points_limit=challenge.campaign.points_limit,

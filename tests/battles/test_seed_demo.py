@@ -60,3 +60,28 @@ def test_seeding_again_adds_no_report_and_changes_nothing():
     call_command("seed_demo")
 
     assert (BattleReport.objects.count(), LogEntry.objects.count()) == (reports, log)
+
+
+@pytest.mark.parametrize("bloc", ["Allies", "Axis", "SSU"])
+def test_lenas_list_registers_whichever_bloc_the_pairing_leaves_her(bloc):
+    # Lena joins the bloc the round-1 bye was not, and the pairing's seed (database ids) decides the bye.
+    from armies.services import army_lists as lists
+    from battles.seed import LATECOMER_LISTS
+    from campaign.services.registrations import army_list_register
+    from tests.factories import EnrolmentFactory, UserFactory
+
+    call_command("seed_demo")
+    campaign = Campaign.objects.get()
+    user = UserFactory()
+    place = EnrolmentFactory(campaign=campaign, player=user, bloc=bloc)
+    name, units = LATECOMER_LISTS[bloc]
+    army_list = lists.army_list_create(
+        owner=user, catalogue=campaign.catalogue, name=name, bloc=bloc, points_limit=campaign.points_limit
+    )
+    for unit in units:
+        lists.army_list_add_unit(army_list=army_list, unit_key=unit)
+    army_list.refresh_from_db()
+
+    registration = army_list_register(enrolment=place, army_list=army_list, actor=user)
+
+    assert registration.enrolment_id == place.pk
