@@ -15,6 +15,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("", include("accounts.api_urls")),
     path("", include("armies.api_urls")),
     path("", include("rules.api_urls")),
+    path("", include("exchange.api_urls")),
     path("", include("campaign.api_urls")),
 ]
 
@@ -22,6 +23,7 @@ urlpatterns = [
     path("", include("core.urls")),
     path("", include("rules.urls")),
     path("", include("armies.urls")),
+    path("", include("exchange.urls")),
     path("", include("campaign.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("accounts.notification_urls")),

@@ -20,7 +20,7 @@ from campaign.engine.mapformat import map_problems
 from campaign.models import Campaign
 from core.errors import DomainError, FieldProblem
 from exchange import limits
-from exchange.spec import CAMPAIGN_PLAIN, FORMAT, SECTIONS, VERSION, Kind, Section, ref_target
+from exchange.spec import CAMPAIGN_PLAIN, FORMAT, SECTIONS, VERSION, Kind, Section, column, ref_target
 
 _INT_RANGES: dict[str, tuple[int, int]] = {
     "PositiveSmallIntegerField": (0, 32_767),
@@ -33,7 +33,7 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
 _USERNAME_MAX = 150
 
 
-class ImportRefused(DomainError):
+class ImportRefusedError(DomainError):
     """A file that cannot become a campaign: ``problems`` names every fault found (at most MAX_PROBLEMS)."""
 
     default_code = "import-invalid"
@@ -41,12 +41,14 @@ class ImportRefused(DomainError):
     def __init__(self, problems: list[FieldProblem], more: int = 0) -> None:
         first = problems[0]
         extra = len(problems) - 1 + more
-        message = first.message if not extra else f"{first.message} (and {extra} more problem{'s' * (extra > 1)})"
+        message = (
+            first.message if not extra else f"{first.message} (and {extra} more problem{'s' * (extra > 1)})"
+        )
         super().__init__("import-invalid", message, first.field, problems=problems)
         self.more = more
 
 
-class _Stop(Exception):
+class _StopError(Exception):
     """Enough problems found: stop reading the file."""
 
 
@@ -57,11 +59,11 @@ class Problems:
     def add(self, path: str, code: str, message: str) -> None:
         self.found.append(FieldProblem(path, code, message[:200]))
         if len(self.found) >= limits.MAX_PROBLEMS:
-            raise _Stop
+            raise _StopError
 
     def refuse(self) -> None:
         if self.found:
-            raise ImportRefused(self.found)
+            raise ImportRefusedError(self.found)
 
 
 def _type_problem(value: Any, kind: Kind) -> str | None:
@@ -130,13 +132,12 @@ def _check_campaign(problems: Problems, head: Any) -> None:
     if not isinstance(head, dict):
         problems.add("campaign", "wrong-type", "campaign must be an object")
         return
-    meta = Campaign._meta
     for name, kind in CAMPAIGN_PLAIN.items():
         path = f"campaign.{name}"
         if name not in head:
             problems.add(path, "missing", f"{path} is missing")
             continue
-        head[name] = _check_value(problems, path, head[name], kind, meta.get_field(name))
+        head[name] = _check_value(problems, path, head[name], kind, column(Campaign, name))
     organiser = head.get("organiser")
     if not isinstance(organiser, str) or not 0 < len(organiser) <= _USERNAME_MAX:
         problems.add("campaign.organiser", "wrong-type", "campaign.organiser must be a username")
@@ -156,7 +157,6 @@ def _check_campaign(problems: Problems, head: Any) -> None:
 
 def _check_rows(problems: Problems, section: Section, rows: list[Any]) -> set[int]:
     """Check each row's own values; returns the ids seen."""
-    meta = section.model._meta
     ids: set[int] = set()
     for index, row in enumerate(rows):
         at = f"{section.key}[{index}]"
@@ -174,7 +174,7 @@ def _check_rows(problems: Problems, section: Section, rows: list[Any]) -> set[in
             if name not in row:
                 problems.add(f"{at}.{name}", "missing", f"{at}.{name} is missing")
                 continue
-            row[name] = _check_value(problems, f"{at}.{name}", row[name], kind, meta.get_field(name))
+            row[name] = _check_value(problems, f"{at}.{name}", row[name], kind, column(section.model, name))
         for name in section.users:
             value = row.get(name)
             if value is not None and (not isinstance(value, str) or not 0 < len(value) <= _USERNAME_MAX):
@@ -198,7 +198,9 @@ def _check_refs(problems: Problems, section: Section, rows: list[Any], ids: Mapp
             elif isinstance(value, bool) or not isinstance(value, int):
                 problems.add(path, "wrong-type", f"{path} must be the id of a row of {target}")
             elif value not in ids[target]:
-                problems.add(path, "dangling", f"{path} names {target} id {value}, which the file does not hold")
+                problems.add(
+                    path, "dangling", f"{path} names {target} id {value}, which the file does not hold"
+                )
 
 
 def _check_sections(problems: Problems, document: Mapping[str, Any]) -> None:
@@ -207,10 +209,14 @@ def _check_sections(problems: Problems, document: Mapping[str, Any]) -> None:
     for section in SECTIONS:
         rows = document.get(section.key)
         if not isinstance(rows, list):
-            problems.add(section.key, "missing" if rows is None else "wrong-type", f"{section.key} must be a list")
+            problems.add(
+                section.key, "missing" if rows is None else "wrong-type", f"{section.key} must be a list"
+            )
             continue
         if len(rows) > section.max_items:
-            problems.add(section.key, "too-many", f"{section.key} holds {len(rows)} rows: at most {section.max_items}")
+            problems.add(
+                section.key, "too-many", f"{section.key} holds {len(rows)} rows: at most {section.max_items}"
+            )
             continue
         total += len(rows)
         lists[section.key] = rows
@@ -224,19 +230,21 @@ def _check_sections(problems: Problems, document: Mapping[str, Any]) -> None:
 
 
 def document_check(document: Any) -> None:
-    """Raise ``ImportRefused`` naming what is wrong with ``document``; datetimes come out parsed."""
+    """Raise ``ImportRefusedError`` naming what is wrong with ``document``; datetimes come out parsed."""
     problems = Problems()
     try:
         if not isinstance(document, dict):
             problems.add("", "wrong-type", "the file must hold a JSON object")
         elif document.get("format") != FORMAT:
-            problems.add("format", "wrong-format", f'format must be "{FORMAT}": this is not a campaign export')
+            problems.add(
+                "format", "wrong-format", f'format must be "{FORMAT}": this is not a campaign export'
+            )
         elif document.get("version") != VERSION:
             problems.add("version", "wrong-version", f"version {document.get('version')!r} is not supported: "
                          f"this site reads version {VERSION}")  # fmt: skip
         else:
             _check_campaign(problems, document.get("campaign"))
             _check_sections(problems, document)
-    except _Stop:
-        raise ImportRefused(problems.found, more=1) from None
+    except _StopError:
+        raise ImportRefusedError(problems.found, more=1) from None
     problems.refuse()

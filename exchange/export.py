@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from campaign.models import Bye, Campaign
-from exchange.spec import CAMPAIGN_PLAIN, FORMAT, SECTIONS, VERSION, Section
+from exchange.spec import CAMPAIGN_PLAIN, FORMAT, SECTIONS, VERSION, Section, column
 
 
 def _plain(value: Any) -> Any:
@@ -25,12 +25,11 @@ def _plain(value: Any) -> Any:
 
 def _columns(section: Section) -> tuple[dict[str, str], list[str]]:
     """The query's column for each document key, and the list of them to ask ``values()`` for."""
-    meta = section.model._meta
     columns: dict[str, str] = {"id": "id"}
     for name in section.plain:
         columns[name] = name
     for name in section.refs:
-        columns[name] = meta.get_field(name).attname
+        columns[name] = column(section.model, name).attname
     for name in section.users:
         columns[name] = f"{name}__username"
     return columns, list(columns.values())
@@ -39,7 +38,11 @@ def _columns(section: Section) -> tuple[dict[str, str], list[str]]:
 def _rows(section: Section, campaign: Campaign) -> list[dict[str, Any]]:
     columns, wanted = _columns(section)
     manager = section.model._default_manager
-    rows = manager.filter(round__campaign=campaign) if section.model is Bye else manager.filter(campaign=campaign)
+    rows = (
+        manager.filter(round__campaign=campaign)
+        if section.model is Bye
+        else manager.filter(campaign=campaign)
+    )
     return [
         {key: _plain(found[column]) for key, column in columns.items()}
         for found in rows.order_by("id").values(*wanted).iterator(chunk_size=2000)
@@ -66,7 +69,11 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
 
 def _name_users(log: list[dict[str, Any]]) -> None:
     """A log subject naming a user by id ("user:12") names them by username instead: ids mean nothing elsewhere."""
-    wanted = {int(row["subject"][5:]) for row in log if row["subject"].startswith("user:") and row["subject"][5:].isdigit()}
+    wanted = {
+        int(row["subject"][5:])
+        for row in log
+        if row["subject"].startswith("user:") and row["subject"][5:].isdigit()
+    }
     names = dict(get_user_model()._default_manager.filter(pk__in=wanted).values_list("pk", "username"))
     for row in log:
         subject = row["subject"]

@@ -32,12 +32,14 @@ from campaign.models.players import new_claim_token
 from campaign.services.log import log_write
 from campaign.services.versions import results_changed
 from core.errors import FieldProblem
-from exchange.checks import ImportRefused, document_check
-from exchange.spec import CAMPAIGN_PLAIN, SECTIONS, SUBJECT_SECTIONS, Section, ref_target
+from exchange.checks import ImportRefusedError, document_check
+from exchange.spec import CAMPAIGN_PLAIN, SECTIONS, SUBJECT_SECTIONS, Section, column, ref_target
 
 _BATCH = 500
 _USER_SUBJECT = "user:@"
-IMPORTED_CATALOGUE_NOTE = "Created by a campaign import to name the catalogue its registered lists were checked with."
+IMPORTED_CATALOGUE_NOTE = (
+    "Created by a campaign import to name the catalogue its registered lists were checked with."
+)
 
 
 def _users(document: Mapping[str, Any]) -> dict[str, int]:
@@ -103,23 +105,22 @@ class _Writer:
         self.pending: list[tuple[Section, str, int, int]] = []
 
     def _row(self, section: Section, row: Mapping[str, Any]) -> models.Model | None:
-        meta = section.model._meta
         values: dict[str, Any] = {}
         stamps: list[tuple[str, Any]] = []
         for name in section.plain:
-            field = meta.get_field(name)
+            field = column(section.model, name)
             if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
                 stamps.append((name, row[name]))
             values[name] = row[name]
         for name in section.users:
             username = row.get(name)
-            values[meta.get_field(name).attname] = self.users.get(username) if username else None
+            values[column(section.model, name).attname] = self.users.get(username) if username else None
         for name in section.refs:
             if name in section.late:
                 continue
             target, _ = ref_target(section, name)
             value = row[name]
-            values[meta.get_field(name).attname] = None if value is None else self.ids[target][value]
+            values[column(section.model, name).attname] = None if value is None else self.ids[target][value]
         if section.model is not Bye:
             values["campaign_id"] = self.campaign.pk
         if not self._adapt(section, row, values):
@@ -153,7 +154,9 @@ class _Writer:
             instance = self._row(section, row)
             if instance is not None:
                 kept.append((row, instance))
-        made = section.model._default_manager.bulk_create([instance for _, instance in kept], batch_size=_BATCH)
+        made = section.model._default_manager.bulk_create(
+            [instance for _, instance in kept], batch_size=_BATCH
+        )
         for (row, _), instance in zip(kept, made, strict=True):
             assert instance.pk is not None
             self.ids[section.key][row["id"]] = int(instance.pk)
@@ -171,11 +174,11 @@ class _Writer:
             self.later[(section.model, name)].append((pk, self.ids[target][named]))
         with connection.cursor() as cursor:
             for (model, name), pairs in self.later.items():
-                field = model._meta.get_field(name)
-                column = connection.ops.quote_name(field.column)
+                field = column(model, name)
+                quoted = connection.ops.quote_name(field.column or name)
                 table = connection.ops.quote_name(model._meta.db_table)
                 params = [(field.get_db_prep_value(value, connection), pk) for pk, value in pairs]
-                cursor.executemany(f"UPDATE {table} SET {column} = %s WHERE id = %s", params)  # noqa: S608
+                cursor.executemany(f"UPDATE {table} SET {quoted} = %s WHERE id = %s", params)  # noqa: S608
 
 
 def _campaign(head: Mapping[str, Any], organiser: Any, catalogue: Catalogue | None) -> Campaign:
@@ -184,7 +187,7 @@ def _campaign(head: Mapping[str, Any], organiser: Any, catalogue: Catalogue | No
 
 
 def campaign_import(*, document: Any, user: Any) -> Campaign:
-    """A new campaign organised by ``user`` from an export ``document`` (refused whole: ``ImportRefused``)."""
+    """A new campaign organised by ``user`` from an export ``document`` (refused whole: ``ImportRefusedError``)."""
     document_check(document)
     try:
         with transaction.atomic():
@@ -203,7 +206,7 @@ def campaign_import(*, document: Any, user: Any) -> Campaign:
     except (IntegrityError, DatabaseError) as error:
         # A row the checks let through but the database refuses (two enrolments of one player, two open
         # rounds): the transaction is rolled back whole; say which rule, briefly.
-        raise ImportRefused([FieldProblem("", "import-conflict", _conflict(error))]) from error
+        raise ImportRefusedError([FieldProblem("", "import-conflict", _conflict(error))]) from error
     campaign.refresh_from_db()
     return campaign
 
@@ -217,6 +220,9 @@ def imported_rows(campaign: Campaign) -> Iterable[tuple[str, int]]:
     """How many rows of each section ``campaign`` holds (for the import page's summary)."""
     for section in SECTIONS:
         manager = section.model._default_manager
-        rows = manager.filter(round__campaign=campaign) if section.model is Bye else manager.filter(campaign=campaign)
+        rows = (
+            manager.filter(round__campaign=campaign)
+            if section.model is Bye
+            else manager.filter(campaign=campaign)
+        )
         yield section.key, rows.count()
-

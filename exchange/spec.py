@@ -11,7 +11,7 @@ is the JSON Schema generated from this table (``exchange.schema``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from django.db import models
 
@@ -141,3 +141,10 @@ def ref_target(section: Section, column: str) -> tuple[str, bool]:
     """The section ``column`` points into, and whether it may be null."""
     target = section.refs[column]
     return target.rstrip("?"), target.endswith("?")
+
+
+def column(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """The model's field ``name`` (a column, never a reverse relation)."""
+    found = model._meta.get_field(name)
+    assert isinstance(found, models.Field)
+    return found

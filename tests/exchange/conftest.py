@@ -28,7 +28,7 @@ def _fight(campaign: Campaign, round_: Round, attacker: Any, defender: Any, sect
 
 
 @pytest.fixture
-def played(running_campaign: Campaign, battle: Battle, report_data: Any, lists_of: Any, place: Any,
+def played(running_campaign: Campaign, battle: Battle, report_data: Any, lists_of: Any, place: Any,  # noqa: F811
            organiser: Any) -> Campaign:  # fmt: skip
     """``running_campaign`` after two rounds (see the module docstring)."""
     campaign = running_campaign
@@ -46,7 +46,9 @@ def played(running_campaign: Campaign, battle: Battle, report_data: Any, lists_o
     )  # fmt: skip
     second = report_submit(battle=again, actor=a1.player, side="attacker", data=draw)
     report_dispute(report=second, actor=x1.player, reason="We called it a draw, but on different turns.")
-    report_resolve(report=second, actor=organiser, decision="accepted", reason="Both sides agree on the table.")
+    report_resolve(
+        report=second, actor=organiser, decision="accepted", reason="Both sides agree on the table."
+    )
     round_close(round=battle.round, actor=organiser)
     campaign.refresh_from_db()
     # Round 2: a placeholder joins, the Axis fortifies what it took, an organiser edits the map and the
@@ -56,12 +58,18 @@ def played(running_campaign: Campaign, battle: Battle, report_data: Any, lists_o
     fortification_buy(campaign=campaign, buyer=x1, sector_key=battle.sector.key, kind="strongpoint",
                       actor=x1.player)  # fmt: skip
     spare = campaign.sectors.filter(owner="", headquarters_of="").exclude(pk__in=[battle.sector_id]).last()
-    sector_update(campaign=campaign, actor=organiser, key=spare.key, changes={"value": 3}, reason="A depot found")
-    ledger_adjust(campaign=campaign, holder=Holder(bloc="Allies"), amount=2, reason="Supply drop", actor=organiser)
+    sector_update(
+        campaign=campaign, actor=organiser, key=spare.key, changes={"value": 3}, reason="A depot found"
+    )
+    ledger_adjust(
+        campaign=campaign, holder=Holder(bloc="Allies"), amount=2, reason="Supply drop", actor=organiser
+    )
     adjustment_add(campaign=campaign, enrolment=a1, points=-1, reason="Late report", actor=organiser)
     register(place("x2"), AXIS_UNITS, "Axis")
     _fight(campaign, second_round, place("x2"), ghost, spare)
-    challenge_issue(challenger=place("s1"), challenged=place("a2"), sector_key=_front(campaign), actor=place("s1").player)
+    challenge_issue(
+        challenger=place("s1"), challenged=place("a2"), sector_key=_front(campaign), actor=place("s1").player
+    )
     campaign.refresh_from_db()
     return campaign
 

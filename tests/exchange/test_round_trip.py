@@ -62,8 +62,14 @@ def test_it_imports_a_campaign_whose_replay_agrees_with_its_state(played: Campai
     check = campaign_check(campaign=copy)
     assert check.ok, check
     assert map_state_now(sectors=sectors_for_map(campaign=copy)) != {}
-    now = {k: (s.owner, s.fortification, s.value) for k, s in map_state_now(sectors=sectors_for_map(campaign=copy)).items()}
-    was = {k: (s.owner, s.fortification, s.value) for k, s in map_state_now(sectors=sectors_for_map(campaign=played)).items()}
+    now = {
+        k: (s.owner, s.fortification, s.value)
+        for k, s in map_state_now(sectors=sectors_for_map(campaign=copy)).items()
+    }
+    was = {
+        k: (s.owner, s.fortification, s.value)
+        for k, s in map_state_now(sectors=sectors_for_map(campaign=played)).items()
+    }
     assert now == was
 
 
@@ -72,16 +78,22 @@ def test_it_imports_standings_equal_to_the_originals(played: Campaign) -> None:
     _document, copy = _import(played)
     standings_recompute(campaign_id=copy.pk, force=True)
     mine, theirs = standings_for(campaign=played), standings_for(campaign=copy)
-    assert mine is not None and theirs is not None
-    assert mine.players and any(row.played for row in mine.players)
+    assert mine is not None
+    assert theirs is not None
+    assert mine.players
+    assert any(row.played for row in mine.players)
     assert _table(theirs.players) == _table(mine.players)
     assert [(g.key, g.rank, g.points, g.sectors_held, g.resources) for g in theirs.blocs] == [
         (g.key, g.rank, g.points, g.sectors_held, g.resources) for g in mine.blocs
     ]
     assert theirs.round_number == mine.round_number
     for number in range(1, played.current_round + 1):
-        was, now = standings_for(campaign=played, round_number=number), standings_for(campaign=copy, round_number=number)
-        assert was is not None and now is not None
+        was, now = (
+            standings_for(campaign=played, round_number=number),
+            standings_for(campaign=copy, round_number=number),
+        )
+        assert was is not None
+        assert now is not None
         assert _table(now.players) == _table(was.players)
 
 
@@ -97,7 +109,9 @@ def test_it_exports_the_import_as_the_original_row_for_row(played: Campaign) -> 
             assert second[section.key] == first[section.key], section.key
     assert [row["user"] for row in second["co_organisers"]] == ["helper"]
     head = {k: v for k, v in again["campaign"].items() if k not in ("organiser", "results_version")}
-    assert head == {k: v for k, v in document["campaign"].items() if k not in ("organiser", "results_version")}
+    assert head == {
+        k: v for k, v in document["campaign"].items() if k not in ("organiser", "results_version")
+    }
     assert again["campaign"]["organiser"] == "importer"
 
 
@@ -108,7 +122,8 @@ def test_it_makes_placeholders_of_players_this_site_lacks(played: Campaign) -> N
             row["player"] = "nobody-here"
     copy = campaign_import(document=document, user=UserFactory(username="importer"))
     ghost = Enrolment.objects.get(campaign=copy, placeholder_name="nobody-here")
-    assert ghost.player is None and ghost.claim_token
+    assert ghost.player is None
+    assert ghost.claim_token
     assert campaign_check(campaign=copy).ok
     assert Enrolment.objects.filter(campaign=copy, player__username="a1").exists()
 
@@ -116,6 +131,11 @@ def test_it_makes_placeholders_of_players_this_site_lacks(played: Campaign) -> N
 def test_it_leaves_secrets_out_of_the_export(played: Campaign) -> None:
     text = json.dumps(campaign_export(campaign=played))
     assert played.invite_token not in text
-    for token in Enrolment.objects.filter(campaign=played).exclude(claim_token=None).values_list("claim_token", flat=True):
+    for token in (
+        Enrolment.objects.filter(campaign=played)
+        .exclude(claim_token=None)
+        .values_list("claim_token", flat=True)
+    ):
         assert token not in text
-    assert "claim_token" not in text and "invite_token" not in text
+    assert "claim_token" not in text
+    assert "invite_token" not in text
