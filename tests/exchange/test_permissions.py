@@ -64,7 +64,9 @@ def _publish(campaign: Campaign, public: bool) -> None:
 
 @pytest.mark.parametrize("public", [False, True])
 @pytest.mark.parametrize("who", PERSONAS)
-def test_it_lets_only_organisers_download_the_export(campaign: Campaign, people: Any, public: bool, who: str) -> None:
+def test_it_lets_only_organisers_download_the_export(
+    campaign: Campaign, people: Any, public: bool, who: str
+) -> None:
     _publish(campaign, public)
     page = _page_client(people[who]).get(reverse("exchange:export", args=[campaign.pk]))
     assert page.status_code == EXPORT_PAGE[(public, who)]
@@ -98,7 +100,9 @@ def test_it_lets_whoever_sees_the_campaign_download_the_csvs(
 def test_it_lets_any_signed_in_user_import(campaign: Campaign, people: Any, who: str) -> None:
     document = campaign_export(campaign=campaign)
     text = json.dumps(document, default=str)
-    api = _api_client(people[who]).post(reverse("api:campaign-import"), data=text, content_type="application/json")
+    api = _api_client(people[who]).post(
+        reverse("api:campaign-import"), data=text, content_type="application/json"
+    )
     page = _page_client(people[who]).get(reverse("exchange:import"))
     if who == "anonymous":
         assert api.status_code == 403
