@@ -4,7 +4,7 @@ A document is ``{"format": FORMAT, "version": VERSION, "exported_at", "campaign"
 Every row of a section carries an ``id`` that is local to the document; a reference to
 another row (``battles[3].attacker``) is that row's ``id`` in the section named by the
 spec, and an import gives every row a new database id. People are named by username.
-docs/campaign-export.md describes the format for people; docs/campaign-export.schema.json
+docs/campaign-export.md describes the format for people; docs/schema/campaign-export.v1.json
 is the JSON Schema generated from this table (``exchange.schema``).
 """
 
