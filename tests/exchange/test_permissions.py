@@ -22,6 +22,8 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 PERSONAS = ("organiser", "co_organiser", "player", "stranger", "anonymous")
+# The API operations this matrix covers (tests/campaign/test_api_permissions.py counts on it).
+OPERATIONS = {"campaign_export", "campaign_results_csv", "campaign_standings_csv", "campaign_import"}
 
 
 @pytest.fixture
@@ -123,3 +125,14 @@ def test_it_shows_the_export_link_only_to_organisers(campaign: Campaign, people:
     shown = _page_client(people["player"]).get(url).content.decode()
     assert export not in shown
     assert reverse("exchange:results_csv", args=[campaign.pk]) in shown
+
+
+def test_the_matrix_covers_every_exchange_operation_of_the_schema(api_client: APIClient) -> None:
+    schema = api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    tagged = {
+        operation["operationId"]
+        for operations in schema["paths"].values()
+        for operation in operations.values()
+        if "exchange" in operation.get("tags", [])
+    }
+    assert tagged == OPERATIONS
