@@ -27,11 +27,9 @@ from exchange.limits import MAX_FILE_BYTES
 from exchange.permissions import can_export_campaign, sees_hidden_results
 from exchange.reading import read_upload
 from exchange.tables import TABLES, results_csv, standings_csv
-from exchange.views import csv_response, export_response
+from exchange.views import MULTIPART_SLACK, csv_response, export_response
 
 TAGS = ["exchange"]
-# Multipart carries the file and a few headers around it.
-_MULTIPART_SLACK = 64 * 1024
 
 
 class ExportJSONParser(BoundedJSONParser):
@@ -46,7 +44,7 @@ class ExportMultiPartParser(MultiPartParser):
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         request = (parser_context or {}).get("request")
         length = request.META.get("CONTENT_LENGTH") if request is not None else None
-        if length and str(length).isdigit() and int(length) > MAX_FILE_BYTES + _MULTIPART_SLACK:
+        if length and str(length).isdigit() and int(length) > MAX_FILE_BYTES + MULTIPART_SLACK:
             raise BodyTooLarge(MAX_FILE_BYTES)
         return super().parse(stream, media_type, parser_context)
 

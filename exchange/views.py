@@ -19,9 +19,13 @@ from core.errors import DomainError, FieldProblem
 from exchange.export import campaign_export
 from exchange.forms import ImportForm
 from exchange.importer import campaign_import
+from exchange.limits import MAX_FILE_BYTES
 from exchange.permissions import can_export_campaign, sees_hidden_results
 from exchange.reading import read_upload
 from exchange.tables import TABLES, results_csv, standings_csv
+
+# Multipart carries the file and a few headers around it.
+MULTIPART_SLACK = 64 * 1024
 
 
 def file_name(campaign: Campaign, what: str) -> str:
@@ -72,7 +76,13 @@ def standings_csv_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def campaign_import_view(request: HttpRequest) -> HttpResponse:
-    form = ImportForm(request.POST or None, request.FILES or None)
+    length = request.META.get("CONTENT_LENGTH") or ""
+    if request.method == "POST" and length.isdigit() and int(length) > MAX_FILE_BYTES + MULTIPART_SLACK:
+        # Refused from the declared length, before Django reads the upload to a temporary file.
+        return HttpResponse(
+            f"An export is at most {MAX_FILE_BYTES:,} bytes.", status=413, content_type="text/plain"
+        )
+    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     problems: list[FieldProblem] = []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]

@@ -220,3 +220,21 @@ def test_the_api_refuses_a_body_over_the_bound(stranger: Any) -> None:
         CONTENT_LENGTH=str(limits.MAX_FILE_BYTES + 1),
     )  # fmt: skip
     assert response.status_code == 413
+
+
+def test_the_import_page_refuses_an_upload_over_the_bound_from_its_length(stranger: Any) -> None:
+    client = Client()
+    client.force_login(stranger)
+    response = client.post(
+        reverse("exchange:import"), data=b"x", content_type="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(limits.MAX_FILE_BYTES * 2),
+    )  # fmt: skip
+    assert response.status_code == 413
+
+
+def test_the_import_page_names_a_missing_file(stranger: Any) -> None:
+    client = Client()
+    client.force_login(stranger)
+    response = client.post(reverse("exchange:import"), {})
+    assert response.status_code == 400
+    assert b"This field is required" in response.content

@@ -136,3 +136,8 @@ def test_the_matrix_covers_every_exchange_operation_of_the_schema(api_client: AP
         if "exchange" in operation.get("tags", [])
     }
     assert tagged == OPERATIONS
+
+
+def test_the_campaign_list_links_to_the_import_page(people: Any) -> None:
+    shown = _page_client(people["stranger"]).get(reverse("campaign:list")).content.decode()
+    assert reverse("exchange:import") in shown
