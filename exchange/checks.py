@@ -227,6 +227,24 @@ def _check_sections(problems: Problems, document: Mapping[str, Any]) -> None:
     ids = {section.key: _check_rows(problems, section, lists[section.key]) for section in SECTIONS}
     for section in SECTIONS:
         _check_refs(problems, section, lists[section.key], ids)
+    if not problems.found:
+        _check_map_agrees(problems, document["campaign"], lists["sectors"], lists["log"])
+
+
+def _check_map_agrees(
+    problems: Problems, head: Mapping[str, Any], sectors: list[Any], log: list[Any]
+) -> None:
+    """The sectors are the map document's, and the log's sector entries name them: the replay reads both."""
+    document = head.get("map_document")
+    mapped = {s.get("key") for s in document.get("sectors", [])} if isinstance(document, dict) else set()
+    keys = {row["key"] for row in sectors}
+    if keys != mapped:
+        problems.add("sectors", "map-mismatch", "sectors must be exactly the map document's sectors, by key")
+    for index, row in enumerate(log):
+        if row["kind"] == "sector-changed" and row["subject"].removeprefix("sector:") not in keys:
+            problems.add(
+                f"log[{index}].subject", "dangling", f"log[{index}].subject names no sector of the file"
+            )
 
 
 def document_check(document: Any) -> None:

@@ -238,3 +238,16 @@ def test_the_import_page_names_a_missing_file(stranger: Any) -> None:
     response = client.post(reverse("exchange:import"), {})
     assert response.status_code == 400
     assert b"This field is required" in response.content
+
+
+def test_it_refuses_sectors_that_are_not_the_maps(good: dict[str, Any]) -> None:
+    good["sectors"][0]["key"] = "nowhere"
+    refusal = _refusal(good)
+    assert ("sectors", "map-mismatch") in [(p.field, p.code) for p in refusal.problems]
+
+
+def test_it_refuses_a_sector_entry_of_the_log_naming_no_sector(good: dict[str, Any]) -> None:
+    index = next(n for n, row in enumerate(good["log"]) if row["kind"] == "sector-changed")
+    good["log"][index]["subject"] = "sector:nowhere"
+    refusal = _refusal(good)
+    assert (f"log[{index}].subject", "dangling") in [(p.field, p.code) for p in refusal.problems]
