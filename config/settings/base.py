@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "campaign",
     "battles",
     "standings",
+    "exchange",
 ]
 
 MIDDLEWARE = [

@@ -22,6 +22,7 @@ from campaign.models import Battle
 from campaign.options import Status
 from tests.battles.test_api_permissions import ENDPOINTS as REPORT_ENDPOINTS
 from tests.campaign.api_world import PERSONAS, World, build_world
+from tests.exchange.test_permissions import OPERATIONS as EXCHANGE_OPERATIONS
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -292,10 +293,10 @@ def test_the_matrix_covers_every_campaign_endpoint_of_the_schema(api_client) -> 
         for operation in operations.values()
     }
 
-    # The battle reports, under a campaign's battles and reports, have their own matrix (seven personas:
-    # a battle's two players are part of it): between the two, every operation is covered.
+    # The battle reports (seven personas: a battle's two players are part of it) and the export, CSV and
+    # import endpoints (exchange app) have their own matrices: between them, every operation is covered.
     reports = {endpoint.operation_id for endpoint in REPORT_ENDPOINTS}
-    assert documented == {endpoint.operation_id for endpoint in ENDPOINTS} | reports
+    assert documented == {endpoint.operation_id for endpoint in ENDPOINTS} | reports | EXCHANGE_OPERATIONS
 
 
 @pytest.mark.parametrize("persona", PERSONAS)

@@ -1,0 +1,25 @@
+"""The bounds of an import: one constant each, read by the form, the API's parser and the service.
+
+Sized from the largest campaign the project supports (500 players, 20 rounds,
+20,000 reports: scripts/bench_exchange.py) with a wide margin. The file bound
+is what keeps the rest honest: the work of an import is checked against these
+before anything is written.
+"""
+
+from __future__ import annotations
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_CO_ORGANISERS = 10
+MAX_ENROLMENTS = 2_000
+MAX_SECTORS = 500
+MAX_REGISTRATIONS = 20_000
+MAX_ROUNDS = 100
+MAX_BATTLES = 50_000
+MAX_LEDGER = 100_000
+MAX_LOG = 400_000
+# Every row of every section together: the budget of one import.
+MAX_TOTAL_ITEMS = 600_000
+# Problems named in one refusal: enough to fix a file, never a wall of text.
+MAX_PROBLEMS = 50
+# The longest text a row's plain string may hold when the column itself has no bound (a TextField without one).
+MAX_TEXT = 10_000

@@ -1,0 +1,35 @@
+"""Who may export, download and import.
+
+- The JSON export (the whole campaign, every player's lists and the log): the campaign's organisers.
+  It holds no secret (no invitation link, no claim link), but it is the organisers' record.
+- The CSV of results and of standings: whoever may see the campaign, with results hidden as the
+  campaign hides them (``sees_hidden_results``).
+- An import: any signed-in user; they become the organiser of the new campaign.
+
+A private campaign is a 404 to anyone who may not see it (the callers check
+``can_view_campaign`` first, as every campaign page does).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaign.models import Campaign
+from campaign.permissions import can_manage_campaign, can_view_campaign
+
+
+def can_export_campaign(user: Any, campaign: Campaign) -> bool:
+    return can_manage_campaign(user, campaign)
+
+
+def can_download_tables(user: Any, campaign: Campaign) -> bool:
+    return can_view_campaign(user, campaign)
+
+
+def sees_hidden_results(user: Any, campaign: Campaign) -> bool:
+    """Organisers see confirmed results of an open round even where the campaign hides them from players."""
+    return can_manage_campaign(user, campaign)
+
+
+def can_import_campaign(user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False))
