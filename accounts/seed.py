@@ -10,16 +10,16 @@ DEMO_PASSWORD = "zverograd-demo"  # noqa: S105 - demo accounts, printed on purpo
 # username, display name, staff
 DEMO_USERS = [
     ("organiser", "Olga the Organiser", True),
-    ("anna", "Anna (Allies)", False),
-    ("boris", "Boris (SSU)", False),
-    ("karl", "Karl (Axis)", False),
-    ("mila", "Mila (Allies)", False),
-    ("tom", "Tom (Allies)", False),
-    ("dmitri", "Dmitri (SSU)", False),
-    ("ivan", "Ivan (SSU)", False),
-    ("greta", "Greta (Axis)", False),
-    ("otto", "Otto (Axis)", False),
-    ("lena", "Lena (joined late)", False),
+    ("anna", "Anna", False),
+    ("boris", "Boris", False),
+    ("karl", "Karl", False),
+    ("mila", "Mila", False),
+    ("tom", "Tom", False),
+    ("dmitri", "Dmitri", False),
+    ("ivan", "Ivan", False),
+    ("greta", "Greta", False),
+    ("otto", "Otto", False),
+    ("lena", "Lena", False),
 ]
 
 

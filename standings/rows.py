@@ -9,6 +9,7 @@ a small fraction of that. The table's head and the rest stay in the templates.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from django.utils.html import escape
@@ -20,10 +21,12 @@ PLACEHOLDER = ' <span class="muted">(placeholder)</span>'
 
 
 def player_rows(rows: Sequence[PlayerRow], player_base: str | None) -> SafeString:
-    """One ``<tr>`` a player; a rank shared with the row above is written "=n"; names link when ``player_base``."""
+    """One ``<tr>`` a player; a shared rank is written "=n" on every row that shares it; names link when
+    ``player_base``."""
     lines = []
-    for index, row in enumerate(rows):
-        shared = index > 0 and rows[index - 1].rank == row.rank
+    counts = Counter(row.rank for row in rows)
+    for row in rows:
+        shared = counts[row.rank] > 1
         name = escape(row.name)
         linked = (
             f'<a href="{escape(player_base)}{int(row.enrolment_id)}/">{name}</a>' if player_base else name

@@ -3,6 +3,9 @@ a player's page and the printable page."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -45,8 +48,13 @@ def test_it_shows_players_blocs_factions_and_when_computed(league: League, organ
 def test_it_marks_shared_ranks_for_true_ties(league: League, organiser) -> None:
     _played(league)
     html = _client(organiser).get(reverse("standings:standings", args=[league.campaign.pk])).content.decode()
-    # Players who did not play tie with each other: one rank, written "=n" after the first of them.
-    assert '<td data-testid="rank">=' in html
+    # Players who did not play tie with each other: one rank, written "=n" on each of their rows; a rank
+    # nobody shares is written plain.
+    ranks = re.findall(r'<td data-testid="rank">(=?)(\d+)</td>', html)
+    by_rank = Counter(number for _mark, number in ranks)
+    assert any(count > 1 for count in by_rank.values())
+    for mark, number in ranks:
+        assert mark == ("=" if by_rank[number] > 1 else ""), (mark, number)
 
 
 def test_it_polls_every_two_seconds_while_a_recompute_is_due(league: League, organiser) -> None:
