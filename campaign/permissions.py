@@ -24,6 +24,7 @@ from django.db.models import Q
 
 from campaign.models import (
     Battle,
+    BattleStatus,
     Campaign,
     Challenge,
     CoOrganiser,
@@ -317,6 +318,15 @@ def can_see_result(user: Actor, battle: Battle) -> bool:
     if not campaign.hide_results_until_close or not battle.round.is_open:
         return True
     return campaign_access(user, campaign).is_organiser or _plays_in(user, battle)
+
+
+def can_see_report_claims(user: Actor, battle: Battle) -> bool:
+    """See what a battle's report claims (its result, a dispute's reason) in the campaign's log: the
+    organisers and the battle's two players always; everyone else once the result stands (the battle
+    confirmed) and may be seen (``can_see_result``), as the report itself."""
+    if campaign_access(user, battle.campaign).is_organiser or _plays_in(user, battle):
+        return True
+    return battle.status == BattleStatus.CONFIRMED and can_see_result(user, battle)
 
 
 def hidden_battles(user: Actor, campaign: Campaign) -> Q | None:

@@ -35,8 +35,8 @@ from campaign.engine import map as engine
 from campaign.engine.map import Fortification, MapState, Terrain, ZverogradMap
 from campaign.engine.mapformat import FORMAT_NAME, FORMAT_VERSION
 from campaign.engine.svg import render_map_svg
-from campaign.models import Campaign, LogEntry, LogKind, Sector
-from campaign.permissions import results_hidden_round
+from campaign.models import Battle, Campaign, LogEntry, LogKind, Sector
+from campaign.permissions import can_see_report_claims, results_hidden_round
 from campaign.selectors.hidden_results import log_entries_shown, map_state_shown, sector_history_shown
 from campaign.services import map as services
 
@@ -148,6 +148,15 @@ class LogEntryOutput(serializers.ModelSerializer[LogEntry]):
         help_text="The value after; for an enrolment an object with its status, player and bloc; "
         "for a map loaded its name and number of sectors.",
     )
+
+    def to_representation(self, instance: LogEntry) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        if instance.pk in self.context.get("claims_withheld", ()):
+            # What an unsettled (or hidden) report claims is the report's to show, to whom it may.
+            after = instance.after if isinstance(instance.after, dict) else {}
+            data["after"] = {"status": after.get("status")}
+            data["reason"] = ""
+        return data
 
     class Meta:
         model = LogEntry
@@ -387,5 +396,31 @@ class CampaignLogApi(CampaignApi):
         campaign = find_campaign(request, pk)
         paginator = self.pagination_class()
         rows = log_entries_shown(campaign=campaign, hidden_round=results_hidden_round(request.user, campaign))
-        page = paginator.paginate_queryset(rows, request, view=self)
-        return paginator.get_paginated_response(LogEntryOutput(page, many=True).data)
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        withheld = _claims_withheld(request.user, campaign, page)
+        output = LogEntryOutput(page, many=True, context={"claims_withheld": withheld})
+        return paginator.get_paginated_response(output.data)
+
+
+def _claims_withheld(user: Any, campaign: Campaign, entries: list[LogEntry]) -> set[int]:
+    """The report entries of ``entries`` whose claims ``user`` may not see (one query for their battles)."""
+    about = {
+        entry.pk: int(entry.subject.partition(":")[2])
+        for entry in entries
+        if entry.kind == LogKind.REPORT_CHANGED and entry.subject.partition(":")[2].isdigit()
+    }
+    if not about:
+        return set()
+    battles = {
+        battle.pk: battle
+        for battle in Battle.objects.filter(campaign=campaign, pk__in=set(about.values())).select_related(
+            "round", "attacker", "defender"
+        )
+    }
+    for battle in battles.values():
+        battle.campaign = campaign
+    return {
+        pk
+        for pk, battle_id in about.items()
+        if battle_id not in battles or not can_see_report_claims(user, battles[battle_id])
+    }
