@@ -127,14 +127,14 @@ class SeriesOutput(serializers.Serializer[Any]):
     values = serializers.ListField(child=serializers.IntegerField(allow_null=True), help_text="One a round.")
 
 
-class HistoryOutput(serializers.Serializer[Any]):
+class SeriesHistoryOutput(serializers.Serializer[Any]):
     rounds = serializers.ListField(child=serializers.IntegerField())
     series = SeriesOutput(many=True)
 
 
 class HistoriesOutput(serializers.Serializer[Any]):
-    points = HistoryOutput(allow_null=True, help_text="Campaign points of the leading players.")
-    sectors = HistoryOutput(allow_null=True, help_text="Sectors held by each bloc.")
+    points = SeriesHistoryOutput(allow_null=True, help_text="Campaign points of the leading players.")
+    sectors = SeriesHistoryOutput(allow_null=True, help_text="Sectors held by each bloc.")
 
 
 class AdjustmentOutput(serializers.ModelSerializer[Adjustment]):

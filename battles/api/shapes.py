@@ -108,6 +108,13 @@ class ResolveBody(ReasonBody):
         help_text="accepted: the report stands as submitted; amended: it becomes `report`; voided: no result.",
     )
     report = ReportBody(required=False, help_text="With amended only: the report as it should be.")
+    seen_status = serializers.ChoiceField(
+        choices=ReportStatus.choices,
+        required=False,
+        help_text="The report's status when you decided (from GET report/). With it, a report that changed "
+        "since (another organiser voided it, the opponent confirmed it) is a 409 and nothing is done; "
+        "without it, the decision applies to the report as it is.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         amended = attrs["decision"] == Resolution.AMENDED

@@ -74,6 +74,38 @@ def test_an_organiser_voids_a_report(report_world):
     assert not ResourceEntry.objects.filter(kind=EntryKind.AWARD).exists()
 
 
+def test_a_decision_on_the_report_as_seen_is_a_conflict_once_another_organiser_changed_it(report_world):
+    report = report_world.disputed()
+    seen = report_world.client("co_organiser").get(report_world.url()).json()["status"]
+    assert seen == "disputed"
+    voided = resolve(report_world, {"decision": "voided", "reason": "Never played"})
+    assert voided.status_code == 200
+
+    late = resolve(
+        report_world,
+        {"decision": "accepted", "reason": "Both agreed", "seen_status": seen},
+        persona="co_organiser",
+    )
+
+    assert late.status_code == 409
+    assert late.json()["code"] == "report-changed"
+    report.refresh_from_db()
+    assert report.status == ReportStatus.VOID
+    assert not ResourceEntry.objects.filter(kind=EntryKind.AWARD).exists()
+
+
+def test_a_decision_on_the_report_as_seen_applies_while_it_is_unchanged(report_world):
+    report = report_world.disputed()
+
+    response = resolve(
+        report_world, {"decision": "accepted", "reason": "Both agreed", "seen_status": "disputed"}
+    )
+
+    assert response.status_code == 200
+    report.refresh_from_db()
+    assert report.status == ReportStatus.RESOLVED
+
+
 def test_an_organiser_changes_a_confirmed_report_and_its_consequences_are_taken_back(report_world):
     report_world.confirmed()
     assert owner_of(report_world.battle) == "Axis"
