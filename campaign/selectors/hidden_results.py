@@ -8,20 +8,18 @@ them, the ledger and balances without the open round's awards, battles found by 
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Q, QuerySet
 
 from campaign.engine.map import MapState
 from campaign.models import (
     Battle,
     BattleStatus,
     Campaign,
-    Enrolment,
     EntryKind,
     LogEntry,
     LogKind,
     ResourceEntry,
 )
-from campaign.options import ResourceHolder
 from campaign.selectors import log_entries, map_state_at, map_state_now, sector_history, sectors_for_map
 from campaign.selectors.rounds import BalanceLine, balances
 from campaign.services.results import RESULT
@@ -83,27 +81,6 @@ def ledger_shown(rows: QuerySet[ResourceEntry], *, hidden_round: int | None) -> 
 
 
 def balances_shown(*, campaign: Campaign, hidden_round: int | None) -> list[BalanceLine]:
-    """``campaign.selectors.rounds.balances``, without the awards of ``hidden_round``'s battles (if named):
-    a holder whose only entries are hidden is not listed, as one with no entry."""
-    if hidden_round is None:
-        return balances(campaign=campaign)
-    entries = ResourceEntry.objects.filter(campaign=campaign).exclude(_awards_hidden(hidden_round))
-    if campaign.resources_held_by == ResourceHolder.PLAYER:
-        per_player: dict[int, int] = dict(
-            entries.filter(enrolment__isnull=False)
-            .values_list("enrolment_id")
-            .annotate(total=Sum("amount"))
-            .values_list("enrolment_id", "total")
-        )
-        players = Enrolment.objects.filter(campaign=campaign, pk__in=per_player).select_related("player")
-        return sorted(
-            (BalanceLine(p.bloc, p, int(per_player[p.pk])) for p in players),
-            key=lambda line: (line.bloc, line.label),
-        )
-    per_bloc: dict[str, int] = dict(
-        entries.filter(enrolment__isnull=True)
-        .values_list("bloc")
-        .annotate(total=Sum("amount"))
-        .values_list("bloc", "total")
-    )
-    return [BalanceLine(bloc, None, int(total)) for bloc, total in sorted(per_bloc.items())]
+    """``campaign.selectors.rounds.balances``, without the awards of ``hidden_round``'s battles (if named)."""
+    leaving_out = None if hidden_round is None else _awards_hidden(hidden_round)
+    return balances(campaign=campaign, leaving_out=leaving_out)

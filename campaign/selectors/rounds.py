@@ -99,13 +99,17 @@ class BalanceLine:
         return self.enrolment.display_name if self.enrolment is not None else self.bloc
 
 
-def balances(*, campaign: Campaign) -> list[BalanceLine]:
+def balances(*, campaign: Campaign, leaving_out: Q | None = None) -> list[BalanceLine]:
     """Every holder's balance, summed in the database (two queries): every side with admitted players
-    (or that once had entries) is listed, at 0 before it earned anything."""
+    (or that once had entries) is listed, at 0 before it earned anything. ``leaving_out``: ledger entries
+    not to count (the awards of results a caller may not see yet)."""
     admitted = Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.ADMITTED)
+    entries = ResourceEntry.objects.filter(campaign=campaign)
+    if leaving_out is not None:
+        entries = entries.exclude(leaving_out)
     if campaign.resources_held_by == ResourceHolder.PLAYER:
         per_player: dict[int, int] = dict(
-            ResourceEntry.objects.filter(campaign=campaign, enrolment__isnull=False)
+            entries.filter(enrolment__isnull=False)
             .values_list("enrolment_id")
             .annotate(total=Sum("amount"))
             .values_list("enrolment_id", "total")
@@ -118,7 +122,7 @@ def balances(*, campaign: Campaign) -> list[BalanceLine]:
             key=lambda line: (line.bloc, line.label),
         )
     per_bloc: dict[str, int] = dict(
-        ResourceEntry.objects.filter(campaign=campaign, enrolment__isnull=True)
+        entries.filter(enrolment__isnull=True)
         .values_list("bloc")
         .annotate(total=Sum("amount"))
         .values_list("bloc", "total")

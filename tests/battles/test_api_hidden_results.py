@@ -164,9 +164,10 @@ def test_the_balances_and_the_ledger_pay_the_award_when_the_round_closes(hidden)
     def awards(persona: str) -> list[int]:
         return [row["amount"] for row in get(hidden, persona, "ledger/")["results"] if row["kind"] == "award"]
 
-    # The award is Axis's only entry: hidden, the Axis has no balance to show at all.
-    assert (axis("bystander"), awards("bystander")) == (None, [])
-    assert (axis("attacker"), awards("attacker")) == (None, [])
+    # The award is Axis's only entry: hidden, the Axis shows 0, as it did before it won (a bloc with
+    # admitted players is always listed).
+    assert (axis("bystander"), awards("bystander")) == (0, [])
+    assert (axis("attacker"), awards("attacker")) == (0, [])
     assert (axis("creator"), awards("creator")) == (award, [award])
     round_close(round=hidden.battle.round, actor=hidden.creator)
     assert awards("stranger") == [award]

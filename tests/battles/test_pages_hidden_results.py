@@ -154,3 +154,25 @@ def test_the_map_offers_no_round_whose_results_are_hidden(people, settled):
     key = settled.sector.key
     assert re.search(rf'data-sector="{key}" data-owner="neutral"', page)
     assert "as it was at the end of round 0" in page
+
+
+def _economy(client: Client, battle) -> tuple[bool, str]:
+    page = client.get(reverse("campaign:economy", args=[battle.campaign_id])).content.decode()
+    award = 'data-kind="award"' in page
+    axis = re.search(
+        r'<tr data-testid="balance-row" data-holder="Axis"[^>]*>.*?data-testid="balance">(-?\d+)<', page, re.S
+    )
+    return award, axis.group(1) if axis else "not listed"
+
+
+@pytest.mark.parametrize("persona", KNOWING[:2] + KEPT_OUT)
+def test_the_economy_page_keeps_the_winners_award_from_those_kept_out(people, settled, persona, organiser):
+    # The win paid the Axis its award (1 resource point by default): an award names who won.
+    award, axis = _economy(client_of(people[persona]), settled)
+
+    if persona in KEPT_OUT:
+        assert (award, axis) == (False, "0")
+    else:
+        assert (award, axis) == (True, "1")
+    round_close(round=settled.round, actor=organiser)
+    assert _economy(client_of(people[persona]), settled)[0] is True
