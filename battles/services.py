@@ -250,14 +250,50 @@ def report_dispute(*, report: BattleReport, actor: Any, reason: str) -> BattleRe
 
 _APPLIED = {ReportStatus.CONFIRMED, ReportStatus.RESOLVED}
 
+# The decisions an organiser is offered on a report of each status (``seen`` in report_resolve).
+_OFFERED: dict[str, set[str]] = {
+    Resolution.ACCEPTED: {ReportStatus.SUBMITTED, ReportStatus.DISPUTED},
+    Resolution.AMENDED: {
+        ReportStatus.SUBMITTED,
+        ReportStatus.DISPUTED,
+        ReportStatus.CONFIRMED,
+        ReportStatus.RESOLVED,
+    },
+    Resolution.VOIDED: {
+        ReportStatus.SUBMITTED,
+        ReportStatus.DISPUTED,
+        ReportStatus.CONFIRMED,
+        ReportStatus.RESOLVED,
+    },
+}
+
 
 @transaction.atomic
 def report_resolve(
-    *, report: BattleReport, actor: Any, decision: str, reason: str, data: ReportInput | None = None
+    *,
+    report: BattleReport,
+    actor: Any,
+    decision: str,
+    reason: str,
+    data: ReportInput | None = None,
+    seen: str | None = None,
 ) -> BattleReport:
-    """An organiser accepts, amends or voids a report (disputed, waiting, or already confirmed: with a reason)."""
+    """An organiser accepts, amends or voids a report (disputed, waiting, or already confirmed: with a reason).
+
+    ``seen``: the status the organiser decided on (a page shows it, the API may send it). If the report
+    changed since (another organiser voided it, the opponent confirmed it), or the decision is not one
+    offered for that status (accepting a void report), nothing is done: a conflict. Without it the
+    decision applies to the report as it is.
+    """
     _lock(report.battle)
     report.refresh_from_db()
+    if seen is not None and (report.status != seen or report.status not in _OFFERED.get(decision, set())):
+        raise ReportConflictError(
+            "report-changed",
+            f"the report is {report.get_status_display().lower()} now (it was {seen or 'unknown'}): "
+            "nothing was done",
+            "status",
+        )
     reason = (reason or "").strip()
     if not reason:
         raise DomainError("reason-required", "say why: the campaign's timeline shows it", "reason")
@@ -361,50 +397,3 @@ def report_entries(registration: Registration) -> list[judging.Entry]:
     The report form offers these to pick losses and reserves from; the report's page lists them.
     """
     return _entries(registration)
-
-
-_OFFERED: dict[str, set[str]] = {
-    Resolution.ACCEPTED: {ReportStatus.SUBMITTED, ReportStatus.DISPUTED},
-    Resolution.AMENDED: {
-        ReportStatus.SUBMITTED,
-        ReportStatus.DISPUTED,
-        ReportStatus.CONFIRMED,
-        ReportStatus.RESOLVED,
-    },
-    Resolution.VOIDED: {
-        ReportStatus.SUBMITTED,
-        ReportStatus.DISPUTED,
-        ReportStatus.CONFIRMED,
-        ReportStatus.RESOLVED,
-    },
-}
-
-
-@transaction.atomic
-def report_resolve_as_seen(
-    *,
-    report: BattleReport,
-    actor: Any,
-    decision: str,
-    reason: str,
-    seen: str,
-    data: ReportInput | None = None,
-) -> BattleReport:
-    """``report_resolve`` for an organiser who decided on the report as they saw it (status ``seen``).
-
-    ``report_resolve`` acts on the report as it is when it runs; a page offers
-    a decision on the report as it was shown. If it changed since (another
-    organiser voided it, the opponent confirmed it), or the decision is not one
-    offered for that status (accepting a void report), nothing is done: a
-    conflict. The check runs under the campaign's lock, as every change does.
-    """
-    _lock(report.battle)
-    current = BattleReport.objects.filter(pk=report.pk).values_list("status", flat=True).first()
-    if current != seen or current not in _OFFERED.get(decision, set()):
-        report.refresh_from_db()
-        raise ReportConflictError(
-            "report-changed",
-            f"the report is {report.get_status_display().lower()} now (it was {seen or 'unknown'}): nothing was done",
-            "status",
-        )
-    return report_resolve(report=report, actor=actor, decision=decision, reason=reason, data=data)

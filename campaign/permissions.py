@@ -224,10 +224,7 @@ def can_challenge(user: Actor, campaign: Campaign) -> bool:
 
 def challenges_open(campaign: Campaign) -> bool:
     """Whether the campaign takes challenges now: running, with a round open (one query, remembered)."""
-    cache = campaign.__dict__
-    if "_has_open_round" not in cache:
-        cache["_has_open_round"] = Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).exists()
-    return campaign.status == Status.RUNNING and bool(cache["_has_open_round"])
+    return campaign.status == Status.RUNNING and _open_round_number(campaign) is not None
 
 
 def _acts_for_place(user: Actor, enrolment: Enrolment) -> bool:

@@ -312,15 +312,10 @@ class ReportResolveApi(CampaignApi):
         report = _report(campaign, battle)
         body = _checked(ResolveBody, request)
         data = _under("report", lambda: report_input(campaign, body["report"])) if "report" in body else None
-        if "seen_status" in body:
-            _under("report", lambda: services.report_resolve_as_seen(
-                report=report, actor=user, decision=body["decision"], reason=body["reason"], data=data,
-                seen=body["seen_status"],
-            ))  # fmt: skip
-        else:
-            _under("report", lambda: services.report_resolve(
-                report=report, actor=user, decision=body["decision"], reason=body["reason"], data=data,
-            ))  # fmt: skip
+        _under("report", lambda: services.report_resolve(
+            report=report, actor=user, decision=body["decision"], reason=body["reason"], data=data,
+            seen=body.get("seen_status"),
+        ))  # fmt: skip
         return after(request, campaign, battle)
 
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from battles.forms import ReasonForm
 from battles.permissions import can_answer, can_resolve
-from battles.services import report_confirm, report_dispute, report_resolve_as_seen
+from battles.services import report_confirm, report_dispute, report_resolve
 from battles.views.common import battle_in_campaign, report_or_404
 from battles.views.panel import RESOLVE_DECISIONS, dispute_form, resolve_form
 from campaign.models import Battle, Campaign
@@ -107,7 +107,7 @@ def report_resolve_view(request: HtmxHttpRequest, pk: int, battle_id: int, decis
     if not form.is_valid():
         return _refused(request, campaign, battle, None, forms={decision: form})
     try:
-        report_resolve_as_seen(report=report, actor=acting_user(request), decision=decision,
+        report_resolve(report=report, actor=acting_user(request), decision=decision,
                                reason=form.cleaned_data["reason"], seen=form.cleaned_data["seen"])  # fmt: skip
     except ConflictError as exc:
         return _refused(request, campaign, battle, exc)

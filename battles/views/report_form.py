@@ -25,7 +25,7 @@ from battles.judging import Judgement
 from battles.models import BattleReport, ReportStatus, Resolution
 from battles.permissions import can_enter_result, can_resolve, side_of
 from battles.selectors import registrations_for_report
-from battles.services import SIDES, report_enter, report_preview, report_resolve_as_seen, report_submit
+from battles.services import SIDES, report_enter, report_preview, report_resolve, report_submit
 from battles.views.common import battle_in_campaign, report_or_404
 from campaign.battle_terms import battle_mission
 from campaign.models import Battle, BattleStatus, Campaign, Registration
@@ -191,7 +191,7 @@ def report_amend(request: HtmxHttpRequest, pk: int, battle_id: int) -> HttpRespo
     form = build_form(battle, data, modes, initial=initial_from_report(report), amend=True)
     if request.method == "POST" and form.is_valid():
         try:
-            report_resolve_as_seen(report=report, actor=acting_user(request), decision=Resolution.AMENDED,
+            report_resolve(report=report, actor=acting_user(request), decision=Resolution.AMENDED,
                                    reason=form.cleaned_data["reason"], seen=form.cleaned_data["seen"],
                                    data=form.report_input())  # fmt: skip
         except ConflictError as exc:
