@@ -20,7 +20,7 @@ hold the name and version (the campaign's own catalogue is left unset then).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -36,8 +36,14 @@ from exchange.checks import ImportRefusedError, document_check
 from exchange.spec import CAMPAIGN_PLAIN, SECTIONS, SUBJECT_SECTIONS, Section, column, ref_target
 
 _BATCH = 500
+# Rows written between two reports of progress.
+_CHUNK = 2000
 _UPDATE_BATCH = 1000
 _USER_SUBJECT = "user:@"
+# Told how far the import is (percent, what it is doing); exchange.jobs passes one to show on the job's page.
+Progress = Callable[[int, str], None]
+# Checking is the first part of the work, writing the rest (measured: scripts/bench_exchange.py).
+_CHECKED_AT = 25
 IMPORTED_CATALOGUE_NOTE = (
     "Created by a campaign import to name the catalogue its registered lists were checked with."
 )
@@ -93,11 +99,20 @@ def _held_by(value: Any, enrolments: Mapping[int, int]) -> Any:
     return value
 
 
+def _quiet(_percent: int, _stage: str) -> None:
+    return None
+
+
 class _Writer:
-    def __init__(self, document: Mapping[str, Any], campaign: Campaign, users: Mapping[str, int]) -> None:
+    def __init__(
+        self, document: Mapping[str, Any], campaign: Campaign, users: Mapping[str, int], progress: Progress
+    ) -> None:
         self.document = document
         self.campaign = campaign
         self.users = users
+        self.progress = progress
+        self.total = max(1, sum(len(document[section.key]) for section in SECTIONS))
+        self.written = 0
         self.ids: dict[str, dict[int, int]] = defaultdict(dict)
         self.catalogue_ids: dict[tuple[str, str], int] = {}
         # (model, column) -> [(new pk, value)] written once every row exists.
@@ -155,9 +170,12 @@ class _Writer:
             instance = self._row(section, row)
             if instance is not None:
                 kept.append((row, instance))
-        made = section.model._default_manager.bulk_create(
-            [instance for _, instance in kept], batch_size=_BATCH
-        )
+        made: list[models.Model] = []
+        for start in range(0, len(kept), _CHUNK):
+            chunk = [instance for _, instance in kept[start : start + _CHUNK]]
+            made.extend(section.model._default_manager.bulk_create(chunk, batch_size=_BATCH))
+            self._advanced(len(chunk), f"writing {section.key} ({start + len(chunk):,} of {len(kept):,})")
+        self._advanced(len(rows) - len(kept), f"wrote {section.key}")
         for (row, _), instance in zip(kept, made, strict=True):
             assert instance.pk is not None
             self.ids[section.key][row["id"]] = int(instance.pk)
@@ -167,6 +185,10 @@ class _Writer:
             for row, instance in kept:
                 if row[name] is not None:
                     self.pending.append((section, name, int(instance.pk), row[name]))
+
+    def _advanced(self, rows: int, stage: str) -> None:
+        self.written += rows
+        self.progress(_CHECKED_AT + (95 - _CHECKED_AT) * self.written // self.total, stage)
 
     def finish(self) -> None:
         """Write the late references and the timestamps: one statement per column, run for many rows."""
@@ -200,19 +222,25 @@ def _campaign(head: Mapping[str, Any], organiser: Any, catalogue: Catalogue | No
     return Campaign.objects.create(organiser=organiser, catalogue=catalogue, **values)
 
 
-def campaign_import(*, document: Any, user: Any) -> Campaign:
-    """A new campaign organised by ``user`` from an export ``document`` (refused whole: ``ImportRefusedError``)."""
+def campaign_import(*, document: Any, user: Any, progress: Progress = _quiet) -> Campaign:
+    """A new campaign organised by ``user`` from an export ``document`` (refused whole: ``ImportRefusedError``).
+
+    ``progress`` is told how far the work is as it goes, from checking the file to its last write.
+    """
+    progress(1, "checking the file")
     document_check(document)
+    progress(_CHECKED_AT, "the file is sound: writing the campaign")
     try:
         with transaction.atomic():
             users = _users(document)
             own, catalogue_ids = _catalogues(document)
             campaign = _campaign(document["campaign"], user, own)
             Campaign.objects.filter(pk=campaign.pk).update(created_at=document["campaign"]["created_at"])
-            writer = _Writer(document, campaign, users)
+            writer = _Writer(document, campaign, users, progress)
             writer.catalogue_ids = catalogue_ids
             for section in SECTIONS:
                 writer.section(section)
+            progress(95, "linking the rows and their dates")
             writer.finish()
             log_write(campaign=campaign, kind=LogKind.CAMPAIGN_CREATED, subject="campaign", actor=user,
                       reason="Imported from a campaign export.")  # fmt: skip

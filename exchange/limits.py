@@ -9,6 +9,10 @@ before anything is written.
 from __future__ import annotations
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+# The name an upload is shown under (its bytes are what count).
+FILE_NAME_MAX_LENGTH = 120
+# Imports one user may have waiting or running at once: each holds a file on disk and a worker's time.
+MAX_UNFINISHED_IMPORTS = 2
 MAX_CO_ORGANISERS = 10
 MAX_ENROLMENTS = 2_000
 MAX_SECTORS = 500

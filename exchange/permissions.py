@@ -4,7 +4,8 @@
   It holds no secret (no invitation link, no claim link), but it is the organisers' record.
 - The CSV of results and of standings: whoever may see the campaign, with results hidden as the
   campaign hides them (``sees_hidden_results``).
-- An import: any signed-in user; they become the organiser of the new campaign.
+- An import: any signed-in user; they become the organiser of the new campaign. An import's job (its
+  progress, its problems, the campaign it made) is its importer's alone: anyone else gets a 404.
 
 A private campaign is a 404 to anyone who may not see it (the callers check
 ``can_view_campaign`` first, as every campaign page does).
@@ -16,6 +17,7 @@ from typing import Any
 
 from campaign.models import Campaign
 from campaign.permissions import can_manage_campaign, can_view_campaign
+from exchange.models import CampaignImport
 
 
 def can_export_campaign(user: Any, campaign: Campaign) -> bool:
@@ -33,3 +35,7 @@ def sees_hidden_results(user: Any, campaign: Campaign) -> bool:
 
 def can_import_campaign(user: Any) -> bool:
     return bool(getattr(user, "is_authenticated", False))
+
+
+def can_view_import(user: Any, job: CampaignImport) -> bool:
+    return bool(getattr(user, "is_authenticated", False)) and job.created_by_id == user.pk

@@ -35,7 +35,8 @@ def document_from_bytes(data: bytes) -> Any:
     if len(data) > MAX_FILE_BYTES:
         raise _refuse("too-large", f"the file is larger than {MAX_FILE_BYTES:,} bytes")
     try:
-        document = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
+        # utf-8-sig: a byte order mark (some editors write one) is read past, as JSON allows.
+        document = json.loads(data.decode("utf-8-sig"), parse_constant=_refuse_constant)
     except (ValueError, UnicodeDecodeError) as error:
         raise _refuse("not-json", f"the file is not JSON: {str(error)[:120]}") from error
     except RecursionError as error:

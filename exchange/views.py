@@ -1,27 +1,30 @@
-"""The pages: download a campaign's export (organisers), its CSVs (whoever sees it), and the import page."""
+"""The pages: a campaign's export (organisers), its CSVs (whoever sees it), the import page and an import's page."""
 
 from __future__ import annotations
 
 import json
+import uuid
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.vary import vary_on_headers
 
 from campaign.models import Campaign
 from campaign.views.common import campaign_or_404
 from core.errors import DomainError, FieldProblem
+from core.http import HtmxHttpRequest, acting_user, bound
 from exchange.export import campaign_export
 from exchange.forms import ImportForm
-from exchange.importer import campaign_import
-from exchange.limits import MAX_FILE_BYTES
-from exchange.permissions import can_export_campaign, sees_hidden_results
-from exchange.reading import read_upload
+from exchange.jobs import import_progress, import_start, recent_imports
+from exchange.limits import MAX_FILE_BYTES, MAX_PROBLEMS
+from exchange.models import CampaignImport
+from exchange.permissions import can_export_campaign, can_view_import, sees_hidden_results
 from exchange.tables import TABLES, results_csv, standings_csv
 
 # Multipart carries the file and a few headers around it.
@@ -73,25 +76,42 @@ def standings_csv_view(request: HttpRequest, pk: int) -> HttpResponse:
     return csv_response(campaign, f"standings-{table}.csv", body)
 
 
+def _too_large(request: HttpRequest) -> bool:
+    """Refused from the declared length, before Django reads the upload to a temporary file."""
+    length = request.META.get("CONTENT_LENGTH") or ""
+    return request.method == "POST" and length.isdigit() and int(length) > MAX_FILE_BYTES + MULTIPART_SLACK
+
+
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def campaign_import_view(request: HttpRequest) -> HttpResponse:
-    length = request.META.get("CONTENT_LENGTH") or ""
-    if request.method == "POST" and length.isdigit() and int(length) > MAX_FILE_BYTES + MULTIPART_SLACK:
-        # Refused from the declared length, before Django reads the upload to a temporary file.
+    if _too_large(request):
         return HttpResponse(
             f"An export is at most {MAX_FILE_BYTES:,} bytes.", status=413, content_type="text/plain"
         )
-    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
+    user = acting_user(request)
+    form = ImportForm(*bound(request))
     problems: list[FieldProblem] = []
     if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
         try:
-            document = read_upload(upload, upload.size)
-            campaign = campaign_import(document=document, user=request.user)
+            job = import_start(upload=form.cleaned_data["file"], user=user)
         except DomainError as error:
             problems = list(error.problems)
         else:
-            return redirect("campaign:detail", pk=campaign.pk)
+            return redirect("exchange:import_job", job_id=job.pk)
+    context = {"form": form, "problems": problems, "jobs": recent_imports(user=user)}
     status = 400 if request.method == "POST" else 200
-    return render(request, "exchange/import.html", {"form": form, "problems": problems}, status=status)
+    return render(request, "exchange/import.html", context, status=status)
+
+
+@login_required
+@require_safe
+@vary_on_headers("HX-Request")
+def campaign_import_job_view(request: HtmxHttpRequest, job_id: uuid.UUID) -> HttpResponse:
+    job = get_object_or_404(CampaignImport.objects.select_related("campaign"), pk=job_id)
+    if not can_view_import(request.user, job):
+        raise Http404("no such import")
+    context = {"job": job, "progress": import_progress(job), "max_problems": MAX_PROBLEMS}
+    if request.htmx:
+        return render(request, "exchange/_import_job.html", context)
+    return render(request, "exchange/import_job.html", context)

@@ -265,6 +265,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 300.0,
         "options": {"expires": 300.0},
     },
+    # Campaign imports whose message was lost or whose worker was killed.
+    "campaign-imports-heal": {
+        "task": "exchange.tasks.campaign_imports_heal",
+        "schedule": 120.0,
+        "options": {"expires": 120.0},
+    },
     # Standings older than their campaign's results (a lost message, a worker killed mid-recompute).
     "standings-heal": {
         "task": "standings.tasks.standings_heal",
@@ -274,6 +280,29 @@ CELERY_BEAT_SCHEDULE = {
 }
 # A heartbeat older than this makes the health endpoint report the worker as stale.
 WORKER_HEARTBEAT_STALE_AFTER = env_int("ZVEROGRAD_WORKER_STALE_SECONDS", 90)
+
+# --- Cache -------------------------------------------------------------------
+# "progress" is where a worker's progress on a long job reaches the web processes (core/progress.py):
+# Redis when the broker is Redis (or ZVEROGRAD_CACHE_URL names one), else files under var/, which
+# every process of the embedded defaults' one machine shares. "default" (the API's throttles) stays
+# per process.
+CACHE_URL = env_str("ZVEROGRAD_CACHE_URL", "" if BROKER_IS_EMBEDDED else CELERY_BROKER_URL)
+_shared_cache: dict[str, str] = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+        "KEY_PREFIX": "zverograd",
+    }
+    if CACHE_URL.startswith(("redis://", "rediss://"))
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": env_str("ZVEROGRAD_CACHE_DIR", str(VAR_DIR / "cache")),
+    }
+)
+CACHES: dict[str, dict[str, str]] = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "progress": _shared_cache,
+}
 
 # --- Logging -----------------------------------------------------------------
 LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO")

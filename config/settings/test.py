@@ -7,7 +7,7 @@ the PostgreSQL and Redis servers it started, so these settings then point there.
 import os
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import DATABASES, VAR_DIR
+from config.settings.base import CACHES, DATABASES, VAR_DIR
 
 DEBUG = False
 SECRET_KEY = "test-only-secret-key"  # noqa: S105
@@ -21,6 +21,9 @@ WHITENOISE_AUTOREFRESH = True
 # Uploads made by tests (catalogue imports) stay apart from the development site's.
 MEDIA_ROOT = VAR_DIR / "test-media"
 WHITENOISE_USE_FINDERS = True
+if CACHES["progress"]["BACKEND"].endswith("FileBasedCache"):
+    # Apart from the development site's too (a worker process started by a test writes to it).
+    CACHES["progress"]["LOCATION"] = str(VAR_DIR / "test-cache")
 # The webhook tests post to an HTTP server on 127.0.0.1 (a worker started with these settings too).
 WEBHOOK_ALLOW_PRIVATE = True
 

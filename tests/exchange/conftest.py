@@ -4,6 +4,7 @@ organiser's edits of the ledger and the map."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from campaign.services.economy import Holder, fortification_buy, ledger_adjust
 from campaign.services.map import sector_update
 from campaign.services.players import placeholder_add
 from campaign.services.rounds import round_close, round_open
+from exchange.export import campaign_export
 from standings.services import adjustment_add
 from tests.battles.conftest import AXIS_UNITS, battle, lists_of, register, report_data, round_one  # noqa: F401
 from tests.factories import UserFactory
@@ -72,6 +74,12 @@ def played(running_campaign: Campaign, battle: Battle, report_data: Any, lists_o
     )
     campaign.refresh_from_db()
     return campaign
+
+
+@pytest.fixture
+def good(played: Campaign) -> dict[str, Any]:
+    """``played``'s export, as a file holds it."""
+    return json.loads(json.dumps(campaign_export(campaign=played)))
 
 
 def _front(campaign: Campaign) -> str:

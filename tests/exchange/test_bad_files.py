@@ -3,34 +3,23 @@
 from __future__ import annotations
 
 import copy
-import io
-import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.test import Client
-from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.test import APIClient
 
 from armies.models import Catalogue
 from campaign.models import Campaign, LogEntry
 from exchange import limits
 from exchange.checks import ImportRefusedError, document_check
-from exchange.export import campaign_export
 from exchange.importer import campaign_import
 from exchange.reading import document_from_bytes
 from exchange.spec import SECTIONS
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def good(played: Campaign) -> dict[str, Any]:
-    return json.loads(json.dumps(campaign_export(campaign=played)))
 
 
 def _refusal(document: Any) -> ImportRefusedError:
@@ -171,73 +160,6 @@ def test_it_never_half_writes_whatever_a_key_holds(
         assert (Campaign.objects.count(), LogEntry.objects.count()) == before
     else:
         assert made.log.count() >= 1
-
-
-def test_the_import_page_lists_the_problems_by_field(good: dict[str, Any], stranger: Any) -> None:
-    good["battles"][0]["attacker"] = 999_999
-    client = Client()
-    client.force_login(stranger)
-    upload = io.BytesIO(json.dumps(good).encode())
-    upload.name = "export.json"
-    response = client.post(reverse("exchange:import"), {"file": upload})
-    assert response.status_code == 400
-    assert b"battles[0].attacker" in response.content
-    assert not Campaign.objects.filter(organiser=stranger).exists()
-
-
-def test_the_import_page_makes_the_campaign_and_goes_to_it(good: dict[str, Any], stranger: Any) -> None:
-    client = Client()
-    client.force_login(stranger)
-    upload = io.BytesIO(json.dumps(good).encode())
-    upload.name = "export.json"
-    response = client.post(reverse("exchange:import"), {"file": upload})
-    made = Campaign.objects.get(organiser=stranger)
-    assert response.status_code == 302
-    assert response["Location"] == reverse("campaign:detail", args=[made.pk])
-
-
-def test_the_api_imports_a_multipart_file_and_refuses_a_bad_one(good: dict[str, Any], stranger: Any) -> None:
-    client = APIClient()
-    client.force_authenticate(stranger)
-    upload = io.BytesIO(json.dumps(good).encode())
-    upload.name = "export.json"
-    made = client.post(reverse("api:campaign-import"), {"file": upload}, format="multipart")
-    assert made.status_code == 201, made.content
-    assert made.json()["rows"]["battles"] == len(good["battles"])
-    good["version"] = 99
-    upload = io.BytesIO(json.dumps(good).encode())
-    upload.name = "export.json"
-    refused = client.post(reverse("api:campaign-import"), {"file": upload}, format="multipart")
-    assert refused.status_code == 400
-    assert refused.json()["errors"][0]["field"] == "version"
-
-
-def test_the_api_refuses_a_body_over_the_bound(stranger: Any) -> None:
-    client = APIClient()
-    client.force_authenticate(stranger)
-    response = client.post(
-        reverse("api:campaign-import"), data=b"{}", content_type="application/json",
-        CONTENT_LENGTH=str(limits.MAX_FILE_BYTES + 1),
-    )  # fmt: skip
-    assert response.status_code == 413
-
-
-def test_the_import_page_refuses_an_upload_over_the_bound_from_its_length(stranger: Any) -> None:
-    client = Client()
-    client.force_login(stranger)
-    response = client.post(
-        reverse("exchange:import"), data=b"x", content_type="multipart/form-data; boundary=x",
-        CONTENT_LENGTH=str(limits.MAX_FILE_BYTES * 2),
-    )  # fmt: skip
-    assert response.status_code == 413
-
-
-def test_the_import_page_names_a_missing_file(stranger: Any) -> None:
-    client = Client()
-    client.force_login(stranger)
-    response = client.post(reverse("exchange:import"), {})
-    assert response.status_code == 400
-    assert b"This field is required" in response.content
 
 
 def test_it_refuses_sectors_that_are_not_the_maps(good: dict[str, Any]) -> None:

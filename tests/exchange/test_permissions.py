@@ -1,4 +1,5 @@
-"""Who may do what, page and API alike: export (organisers), CSVs (whoever sees the campaign), import (signed in).
+"""Who may do what, page and API alike: export (organisers), CSVs (whoever sees the campaign), import (signed in),
+an import's progress and outcome (its importer).
 
 A private campaign is a 404 to anyone who may not see it; a public one's export
 is a 403 to a signed-in non-organiser, and a sign-in (page: redirect, API: 403
@@ -11,19 +12,25 @@ import json
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from campaign.models import Campaign, CoOrganiser
 from exchange.export import campaign_export
+from exchange.jobs import import_run, import_start
+from exchange.models import CampaignImport
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 PERSONAS = ("organiser", "co_organiser", "player", "stranger", "anonymous")
 # The API operations this matrix covers (tests/campaign/test_api_permissions.py counts on it).
-OPERATIONS = {"campaign_export", "campaign_results_csv", "campaign_standings_csv", "campaign_import"}
+OPERATIONS = {
+    "campaign_export", "campaign_results_csv", "campaign_standings_csv", "campaign_import", "campaign_imports",
+    "campaign_import_status",
+}  # fmt: skip
 
 
 @pytest.fixture
@@ -100,22 +107,61 @@ def test_it_lets_whoever_sees_the_campaign_download_the_csvs(
 
 @pytest.mark.parametrize("who", PERSONAS)
 def test_it_lets_any_signed_in_user_import(campaign: Campaign, people: Any, who: str) -> None:
-    document = campaign_export(campaign=campaign)
-    text = json.dumps(document, default=str)
+    text = json.dumps(campaign_export(campaign=campaign), default=str)
     api = _api_client(people[who]).post(
-        reverse("api:campaign-import"), data=text, content_type="application/json"
+        reverse("api:campaign-imports"), data=text, content_type="application/json"
     )
     page = _page_client(people[who]).get(reverse("exchange:import"))
+    listed = _api_client(people[who]).get(reverse("api:campaign-imports"))
     if who == "anonymous":
-        assert api.status_code == 403
-        assert page.status_code == 302
-        assert Campaign.objects.count() == 1
+        assert (api.status_code, page.status_code, listed.status_code) == (403, 302, 403)
+        assert not CampaignImport.objects.exists()
         return
-    assert api.status_code == 201, api.content
-    assert page.status_code == 200
-    copy = Campaign.objects.get(pk=api.json()["id"])
+    assert api.status_code == 202, api.content
+    assert (page.status_code, listed.status_code) == (200, 200)
+    job = CampaignImport.objects.get(pk=api.json()["id"])
+    assert job.created_by == people[who]
+    import_run(job_id=str(job.pk))
+    job.refresh_from_db()
+    copy = job.campaign
+    assert copy is not None
     assert copy.organiser == people[who]
     assert copy.pk != campaign.pk
+
+
+# Who sees an import (its page, its endpoint, its place in the list): its importer alone.
+JOB_PAGE = {"importer": 200, "other": 404, "organiser": 404, "anonymous": 302}
+JOB_API = {**JOB_PAGE, "anonymous": 403}
+
+
+@pytest.mark.parametrize("who", sorted(JOB_PAGE))
+def test_only_the_importer_sees_an_import(campaign: Campaign, people: Any, who: str) -> None:
+    importer = people["stranger"]
+    document = json.dumps(campaign_export(campaign=campaign), default=str).encode()
+    upload = SimpleUploadedFile("club.json", document, content_type="application/json")
+    job = import_start(upload=upload, user=importer)
+    caller = {"importer": importer, "other": people["player"], "organiser": people["organiser"],
+              "anonymous": None}[who]  # fmt: skip
+    page = _page_client(caller).get(reverse("exchange:import_job", args=[job.pk]))
+    api = _api_client(caller).get(reverse("api:campaign-import", args=[job.pk]))
+    assert (page.status_code, api.status_code) == (JOB_PAGE[who], JOB_API[who])
+    if caller is not None:
+        listed = _api_client(caller).get(reverse("api:campaign-imports")).json()
+        assert (str(job.pk) in [row["id"] for row in listed]) is (who == "importer")
+    if who != "importer":
+        assert b"club.json" not in page.content
+        assert b"club.json" not in api.content
+
+
+def test_an_import_that_does_not_exist_is_a_404(people: Any) -> None:
+    missing = "00000000-0000-4000-8000-000000000000"
+    assert (
+        _page_client(people["stranger"]).get(reverse("exchange:import_job", args=[missing])).status_code
+        == 404
+    )
+    assert (
+        _api_client(people["stranger"]).get(reverse("api:campaign-import", args=[missing])).status_code == 404
+    )
 
 
 def test_it_shows_the_export_link_only_to_organisers(campaign: Campaign, people: Any) -> None:
