@@ -1,7 +1,8 @@
 """A campaign import as a background job: the upload kept, a worker doing the work, its progress shown.
 
 The request does only what is cheap (``import_start``): the size bound, a look
-at the file's first byte, and the imports one user may have unfinished
+at the file's first byte, a count of the values it can hold (a byte scan, no
+parsing: exchange/reading.py), and the imports one user may have unfinished
 (``MAX_UNFINISHED_IMPORTS``); then the file is stored and a ``CampaignImport``
 queued. The worker (``import_run``, through ``exchange.tasks``) reads, checks
 and writes it with ``exchange.importer``, whole or not at all, and records how
@@ -35,7 +36,7 @@ from exchange import limits
 from exchange.checks import ImportRefusedError
 from exchange.importer import campaign_import, imported_rows
 from exchange.models import UNFINISHED, CampaignImport, ImportStatus
-from exchange.reading import read_upload
+from exchange.reading import check_values, json_values, read_upload
 
 logger = logging.getLogger(__name__)
 
@@ -59,14 +60,15 @@ def _refuse(code: str, message: str) -> ImportRefusedError:
     return ImportRefusedError([FieldProblem("file", code, message)])
 
 
-def _check_head(stream: File[Any]) -> None:
-    """An export is a JSON object: refuse at once what does not even begin like one."""
-    stream.seek(0)
-    head = stream.read(_HEAD_BYTES)
-    stream.seek(0)
-    first = head.removeprefix(_BOM).lstrip(_WHITESPACE)[:1]
-    if first != b"{":
+def _check_cheaply(upload: File[Any]) -> None:
+    """What can be seen without parsing: a JSON object, holding no more values than the budget (reading.py)."""
+    upload.seek(0)
+    head = upload.read(_HEAD_BYTES)
+    if head.removeprefix(_BOM).lstrip(_WHITESPACE)[:1] != b"{":
         raise _refuse("not-json", "the file is not a campaign export: it does not begin with a JSON object")
+    upload.seek(0)
+    check_values(sum(json_values(chunk) for chunk in upload.chunks()))
+    upload.seek(0)
 
 
 def import_start(*, upload: File[Any], user: Any) -> CampaignImport:
@@ -76,7 +78,7 @@ def import_start(*, upload: File[Any], user: Any) -> CampaignImport:
         raise _refuse("too-large", f"the file is {size:,} bytes: at most {limits.MAX_FILE_BYTES:,}")
     if size == 0:
         raise _refuse("empty", "the file is empty")
-    _check_head(upload)
+    _check_cheaply(upload)
     with transaction.atomic():
         # One user's imports are counted under a lock on the user, so two uploads at once cannot both pass.
         get_user_model()._default_manager.select_for_update().filter(pk=user.pk).first()

@@ -1,4 +1,12 @@
-"""Reading an uploaded export: the bytes (bounded by ``MAX_FILE_BYTES``) to a JSON document, or a refusal."""
+"""Reading an uploaded export: the bytes to a JSON document, or a refusal, within the import's memory budget.
+
+Parsed JSON takes far more memory than its text, and how much more depends on
+its shape: a real export grows about six times, a file of empty objects twenty
+and more. So a file is bounded twice before it is parsed: by its size
+(``MAX_FILE_BYTES``) and by the values it can hold (``MAX_JSON_VALUES``), counted
+as its commas and opening brackets, a byte scan that can only overcount (a comma
+inside a text counts too). scripts/bench_exchange.py measures the worst shapes.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +18,9 @@ from rest_framework.exceptions import ParseError
 from core.errors import FieldProblem
 from core.parsers import check_storable
 from exchange.checks import ImportRefusedError
-from exchange.limits import MAX_FILE_BYTES
+from exchange.limits import MAX_FILE_BYTES, MAX_JSON_VALUES
+
+_VALUE_MARKS = (b",", b"[", b"{")
 
 
 def _refuse(code: str, message: str) -> ImportRefusedError:
@@ -19,6 +29,19 @@ def _refuse(code: str, message: str) -> ImportRefusedError:
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def json_values(chunk: bytes) -> int:
+    """At least as many as the JSON values in ``chunk`` (each after the first follows a comma or a bracket)."""
+    return sum(chunk.count(mark) for mark in _VALUE_MARKS)
+
+
+def check_values(count: int) -> None:
+    if count > MAX_JSON_VALUES:
+        raise _refuse(
+            "too-many-values",
+            f"the file holds about {count:,} values (its commas and brackets): at most {MAX_JSON_VALUES:,}",
+        )
 
 
 def read_upload(stream: IO[bytes], size: int | None = None) -> Any:
@@ -34,6 +57,7 @@ def read_upload(stream: IO[bytes], size: int | None = None) -> Any:
 def document_from_bytes(data: bytes) -> Any:
     if len(data) > MAX_FILE_BYTES:
         raise _refuse("too-large", f"the file is larger than {MAX_FILE_BYTES:,} bytes")
+    check_values(json_values(data))
     try:
         # utf-8-sig: a byte order mark (some editors write one) is read past, as JSON allows.
         document = json.loads(data.decode("utf-8-sig"), parse_constant=_refuse_constant)

@@ -125,6 +125,16 @@ def test_it_refuses_what_is_not_an_export(text: bytes) -> None:
         document_check(document_from_bytes(text))
 
 
+def test_the_worker_refuses_a_file_holding_too_many_values_before_parsing_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("exchange.reading.MAX_JSON_VALUES", 3)
+    document_from_bytes(b'{"a": [1, 2]}')  # a comma and two brackets: three
+    with pytest.raises(ImportRefusedError) as caught:
+        document_from_bytes(b'{"a": [1, 2, 3]}')
+    assert [(p.field, p.code) for p in caught.value.problems] == [("file", "too-many-values")]
+
+
 def test_it_refuses_a_file_over_the_bound() -> None:
     with pytest.raises(ImportRefusedError) as caught:
         document_from_bytes(b" " * (limits.MAX_FILE_BYTES + 1))

@@ -389,3 +389,20 @@ def test_staff_see_the_imports_in_the_admin(good: dict[str, Any], stranger: Any)
     assert listed.status_code == 200
     assert "club.json" in listed.content.decode()
     assert _page(staff).get(f"/admin/exchange/campaignimport/{job.pk}/change/").status_code == 200
+
+
+def test_a_file_holding_too_many_values_is_refused_before_it_is_stored(
+    good: dict[str, Any], stranger: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = json.dumps(good).encode()
+    counted = sum(body.count(mark) for mark in (b",", b"[", b"{"))
+    monkeypatch.setattr("exchange.reading.MAX_JSON_VALUES", counted - 1)
+    page = _page(stranger).post(reverse("exchange:import"), {"file": _upload(body)})
+    assert page.status_code == 400
+    assert f"about {counted:,} values" in page.content.decode()
+    api = _api(stranger).post(reverse("api:campaign-imports"), data=body, content_type="application/json")
+    assert api.status_code == 400
+    assert api.json()["errors"][0]["code"] == "too-many-values"
+    assert not CampaignImport.objects.exists()
+    monkeypatch.setattr("exchange.reading.MAX_JSON_VALUES", counted)
+    assert _page(stranger).post(reverse("exchange:import"), {"file": _upload(body)}).status_code == 302
