@@ -28,10 +28,11 @@ from campaign.api.common import UNSEEN, find_campaign, logged_in, refusals, refu
 from core.errors import FieldProblem
 from core.parsers import BodyTooLarge
 from exchange.checks import ImportRefusedError
-from exchange.jobs import RECENT_IMPORTS, import_progress, import_start, recent_imports
+from exchange.jobs import import_start
 from exchange.limits import MAX_FILE_BYTES, MAX_PROBLEMS, MAX_UNFINISHED_IMPORTS
 from exchange.models import CampaignImport
 from exchange.permissions import can_export_campaign, can_view_import, sees_hidden_results
+from exchange.selectors import RECENT_IMPORTS, import_progress, recent_imports
 from exchange.tables import TABLES, results_csv, standings_csv
 from exchange.views import MULTIPART_SLACK, csv_response, export_response
 
@@ -185,7 +186,7 @@ class CampaignImportsApi(ExchangeApi):
         },
         responses={
             202: OpenApiResponse(CampaignImportOutput, description=ACCEPTED),
-            **refusals(s400="not-json, empty, too-large (the file); import-busy: "
+            **refusals(s400="not-json, empty, too-large, too-many-values (the file); import-busy: "
                             f"at most {MAX_UNFINISHED_IMPORTS} imports unfinished at once.",
                        s403="not_authenticated.", s413=f"too-large: at most {MAX_FILE_BYTES} bytes."),
         },

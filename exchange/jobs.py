@@ -19,7 +19,7 @@ harmless: only a waiting job is claimed, and a killed one wrote nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -30,12 +30,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from core.errors import DomainError, FieldProblem
-from core.progress import Progress, progress_clear, progress_get, progress_set
+from core.progress import progress_clear, progress_set
 from core.queue import enqueue_on_commit
 from exchange import limits
 from exchange.checks import ImportRefusedError
 from exchange.importer import campaign_import, imported_rows
-from exchange.models import UNFINISHED, CampaignImport, ImportStatus
+from exchange.models import UNFINISHED, CampaignImport, ImportStatus, progress_key
 from exchange.reading import check_values, json_values, read_upload
 
 logger = logging.getLogger(__name__)
@@ -103,28 +103,11 @@ def import_start(*, upload: File[Any], user: Any) -> CampaignImport:
     return job
 
 
-RECENT_IMPORTS = 10
-
-
-def recent_imports(*, user: Any) -> list[CampaignImport]:
-    """The user's last imports, newest first, for the import page."""
-    return list(CampaignImport.objects.filter(created_by=user).select_related("campaign")[:RECENT_IMPORTS])
-
-
-def _report(job_id: str) -> Any:
+def _report(job_id: str) -> Callable[[int, str], None]:
     def report(percent: int, stage: str) -> None:
-        progress_set(f"campaign-import:{job_id}", percent, stage)
+        progress_set(progress_key(job_id), percent, stage)
 
     return report
-
-
-def import_progress(job: CampaignImport) -> Progress:
-    """How far ``job`` is: the worker's live progress while it runs, else what its row says."""
-    if job.status == ImportStatus.RUNNING:
-        live = progress_get(f"campaign-import:{job.id}")
-        if live is not None:
-            return live
-    return Progress(percent=job.progress, stage=job.stage)
 
 
 def import_run(*, job_id: str) -> None:
@@ -181,7 +164,7 @@ def _discard(job: CampaignImport) -> None:
     """The stored upload is not needed once the import has ended; the user keeps their own copy."""
     if job.file.name:
         job.file.storage.delete(job.file.name)
-    progress_clear(f"campaign-import:{job.id}")
+    progress_clear(progress_key(str(job.id)))
 
 
 def imports_heal() -> int:

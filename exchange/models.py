@@ -21,6 +21,11 @@ class ImportStatus(models.TextChoices):
 UNFINISHED = (ImportStatus.QUEUED, ImportStatus.RUNNING)
 
 
+def progress_key(job_id: str) -> str:
+    """Where the worker tells an import's progress (core.progress)."""
+    return f"campaign-import:{job_id}"
+
+
 class CampaignImport(models.Model):
     """One upload of a campaign export, imported by ``exchange.tasks.campaign_import_run``.
 

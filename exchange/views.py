@@ -21,10 +21,11 @@ from core.errors import DomainError, FieldProblem
 from core.http import HtmxHttpRequest, acting_user, bound
 from exchange.export import campaign_export
 from exchange.forms import ImportForm
-from exchange.jobs import import_progress, import_start, recent_imports
+from exchange.jobs import import_start
 from exchange.limits import MAX_FILE_BYTES, MAX_PROBLEMS
 from exchange.models import CampaignImport
 from exchange.permissions import can_export_campaign, can_view_import, sees_hidden_results
+from exchange.selectors import import_progress, recent_imports
 from exchange.tables import TABLES, results_csv, standings_csv
 
 # Multipart carries the file and a few headers around it.

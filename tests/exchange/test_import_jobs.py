@@ -25,8 +25,9 @@ from config.celery import app
 from core.progress import progress_set
 from exchange import limits
 from exchange.checks import ImportRefusedError
-from exchange.jobs import MAX_ATTEMPTS, TASK, import_progress, import_run, import_start, imports_heal
+from exchange.jobs import MAX_ATTEMPTS, TASK, import_run, import_start, imports_heal
 from exchange.models import CampaignImport, ImportStatus
+from exchange.selectors import import_progress
 from exchange.spec import SECTIONS
 from tests.factories import UserFactory
 
