@@ -9,48 +9,20 @@ SQLite fallback, transactions begin IMMEDIATE, so they are serialised too.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from battles.models import BattleReport, ReportStatus
 from campaign.models import Battle, BattleStatus, EntryKind, LogEntry, LogKind, ResourceEntry
-from tests.conftest import services_required
+from tests.races import at_once, require_postgresql
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def at_once(calls: list[Callable[[], Any]]) -> list[Any]:
-    """Run ``calls`` from as many threads, released together; their answers in the order given."""
-    start = threading.Barrier(len(calls))
-    answers: list[Any] = [None] * len(calls)
-    failures: list[BaseException] = []
-
-    def run(index: int, call: Callable[[], Any]) -> None:
-        try:
-            start.wait(timeout=10)
-            answers[index] = call()
-        except BaseException as exc:  # reported by the main thread: an assertion here would be lost
-            failures.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not failures
-    return answers
-
-
 @pytest.fixture
 def waiting(report_world: Any) -> Any:
-    if services_required():
-        assert connection.vendor == "postgresql"
+    require_postgresql()
     report_world.submitted()
     return report_world
 

@@ -9,24 +9,22 @@ they are serialised too.
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from armies.blocs import Bloc
 from campaign.models import Campaign, Enrolment, EnrolmentStatus
 from tests.campaign.api_world import build_world
-from tests.conftest import services_required
 from tests.factories import EnrolmentFactory, UserFactory
+from tests.races import at_once, require_postgresql
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 def test_two_admissions_into_a_bloc_capped_at_one_let_exactly_one_in() -> None:
-    if services_required():
-        assert connection.vendor == "postgresql"
+    require_postgresql()
     world = build_world()
     Campaign.objects.filter(pk=world.campaign.pk).update(max_players_per_bloc=1)
     other = EnrolmentFactory(
@@ -36,30 +34,16 @@ def test_two_admissions_into_a_bloc_capped_at_one_let_exactly_one_in() -> None:
         status=EnrolmentStatus.PENDING,
     )
     decisions = [("creator", world.applicant_place.pk), ("co_organiser", other.pk)]
-    start = threading.Barrier(len(decisions))
-    answers: dict[int, Any] = {}
-    failures: list[BaseException] = []
 
-    def admit(persona: str, enrolment_id: int) -> None:
-        try:
-            client = world.client(persona)
-            start.wait(timeout=10)
-            answers[enrolment_id] = client.post(world.url(f"enrolments/{enrolment_id}/admit/"))
-        except BaseException as exc:  # reported by the main thread: an assertion here would be lost
-            failures.append(exc)
-        finally:
-            connection.close()
+    def admit(persona: str, enrolment_id: int) -> Callable[[], Any]:
+        client = world.client(persona)
+        return lambda: client.post(world.url(f"enrolments/{enrolment_id}/admit/"))
 
-    threads = [threading.Thread(target=admit, args=decision) for decision in decisions]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    answers = at_once([admit(persona, enrolment_id) for persona, enrolment_id in decisions])
 
-    assert not failures
-    statuses = sorted(response.status_code for response in answers.values())
+    statuses = sorted(response.status_code for response in answers)
     assert statuses == [200, 409]
-    refused = next(response for response in answers.values() if response.status_code == 409)
+    refused = next(response for response in answers if response.status_code == 409)
     assert refused.json()["code"] == "bloc-full"
     admitted = Enrolment.objects.filter(
         campaign=world.campaign, bloc=Bloc.AXIS, status=EnrolmentStatus.ADMITTED

@@ -10,12 +10,10 @@ are serialised too.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from campaign.models import (
     Battle,
@@ -29,40 +27,15 @@ from campaign.models import (
 from campaign.options import Status
 from campaign.services.economy import Holder, balance
 from tests.campaign.api_world import World, build_world
-from tests.conftest import services_required
+from tests.races import at_once, require_postgresql
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 BUYERS = 6
 
 
-def at_once(calls: list[Callable[[], Any]]) -> list[Any]:
-    """Run ``calls`` from as many threads, released together; their answers in the order given."""
-    start = threading.Barrier(len(calls))
-    answers: list[Any] = [None] * len(calls)
-    failures: list[BaseException] = []
-
-    def run(index: int, call: Callable[[], Any]) -> None:
-        try:
-            start.wait(timeout=10)
-            answers[index] = call()
-        except BaseException as exc:  # reported by the main thread: an assertion here would be lost
-            failures.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not failures
-    return answers
-
-
 def running_world() -> World:
-    if services_required():
-        assert connection.vendor == "postgresql"
+    require_postgresql()
     return build_world(status=Status.RUNNING)
 
 

@@ -8,15 +8,13 @@ zero.
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Callable
 
 import pytest
-from django.db import connection
 
 from campaign.models import Campaign, FortificationPurchase
 from campaign.services.economy import Holder, balance, fortification_buy, ledger_adjust
-from core.errors import DomainError
-from tests.conftest import services_required
+from tests.races import at_once, outcome, require_postgresql
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -24,8 +22,7 @@ BUYERS = 6
 
 
 def test_purchases_racing_on_one_balance_never_overspend_it(running_campaign, organiser, place):
-    if services_required():
-        assert connection.vendor == "postgresql"
+    require_postgresql()
     Campaign.objects.filter(pk=running_campaign.pk).update(strongpoint_cost=3, bunker_cost=5)
     # Six Axis sectors to fortify, and the points for exactly two strongpoints.
     keys = list(running_campaign.sectors.filter(headquarters_of="").values_list("key", flat=True)[:BUYERS])
@@ -33,31 +30,14 @@ def test_purchases_racing_on_one_balance_never_overspend_it(running_campaign, or
     ledger_adjust(campaign=running_campaign, holder=Holder(bloc="Axis"), amount=7, reason="war chest",
                   actor=organiser)  # fmt: skip
     buyer = place("x1")
-    start = threading.Barrier(BUYERS)
-    outcomes: list[str] = []
-    failures: list[BaseException] = []
 
-    def buy(key: str) -> None:
-        try:
-            start.wait(timeout=10)
-            fortification_buy(
-                campaign=running_campaign, buyer=buyer, sector_key=key, kind="strongpoint", actor=None
-            )
-            outcomes.append("bought")
-        except DomainError as exc:
-            outcomes.append(exc.code)
-        except BaseException as exc:  # reported by the main thread: an assertion here would be lost
-            failures.append(exc)
-        finally:
-            connection.close()
+    def buy(key: str) -> Callable[[], str]:
+        return outcome("bought", lambda: fortification_buy(
+            campaign=running_campaign, buyer=buyer, sector_key=key, kind="strongpoint", actor=None
+        ))  # fmt: skip
 
-    threads = [threading.Thread(target=buy, args=(key,)) for key in keys]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    outcomes = at_once([buy(key) for key in keys])
 
-    assert not failures
     assert sorted(outcomes) == ["balance-too-low"] * (BUYERS - 2) + ["bought"] * 2
     assert FortificationPurchase.objects.count() == 2
     assert balance(campaign=running_campaign, holder=Holder(bloc="Axis")) == 1

@@ -6,18 +6,17 @@ same threads are serialised by its write lock, so the tests run there too.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 
 from campaign.models import Battle, BattleSource, BattleStatus, Campaign
 from campaign.services.versions import results_changed
 from standings.models import Standings
 from standings.services import standings_recompute
-from tests.conftest import services_required
+from tests.races import at_once, require_postgresql
 from tests.standings.builders import populated_campaign
 from tests.standings.conftest import result
 
@@ -25,27 +24,8 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 def burst(work: Callable[[int], Any], threads: int) -> list[Any]:
-    """Run ``work(n)`` in ``threads`` threads released at once; what each returned (exceptions re-raised)."""
-    start = threading.Barrier(threads)
-    outcomes: list[Any] = [None] * threads
-    failures: list[BaseException] = []
-
-    def run(n: int) -> None:
-        try:
-            start.wait(timeout=20)
-            outcomes[n] = work(n)
-        except BaseException as exc:  # reported by the main thread: an assertion here would be lost
-            failures.append(exc)
-        finally:
-            connection.close()
-
-    workers = [threading.Thread(target=run, args=(n,)) for n in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(timeout=120)
-    assert not failures, failures
-    return outcomes
+    """Run ``work(n)`` in ``threads`` threads released at once; what each returned."""
+    return at_once([lambda n=n: work(n) for n in range(threads)], timeout=120)
 
 
 def stored(campaign: Campaign) -> tuple[int, list[tuple[int, Any, Any, Any]]]:
@@ -63,8 +43,7 @@ def from_scratch(campaign: Campaign) -> tuple[int, list[tuple[int, Any, Any, Any
 
 
 def test_a_burst_of_recomputes_at_one_version_does_the_work_once():
-    if services_required():
-        assert connection.vendor == "postgresql"
+    require_postgresql()
     campaign = populated_campaign(players=30, rounds=3, seed=7)
 
     outcomes = burst(lambda _n: standings_recompute(campaign_id=campaign.pk), threads=8)
@@ -78,8 +57,7 @@ def test_a_burst_of_recomputes_at_one_version_does_the_work_once():
 def test_confirmations_and_recomputes_racing_end_in_the_standings_of_all_the_results():
     """Each thread records a result as a confirmation does (under the campaign's lock, bumping the version)
     and then runs the recompute it queued: whatever the interleaving, the last recompute sees every result."""
-    if services_required():
-        assert connection.vendor == "postgresql"
+    require_postgresql()
     campaign = populated_campaign(players=12, rounds=2, seed=8)
     standings_recompute(campaign_id=campaign.pk)
     places = list(campaign.enrolments.order_by("pk"))
