@@ -19,13 +19,11 @@ recomputed from the copy equal the original's.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -33,19 +31,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import bench_standings  # noqa: E402
+from benchenv import bench_database  # noqa: E402
+
 TARGET_S = 30.0
 MB = 1024 * 1024
 # What one import may take of a worker's memory (exchange/limits.py sets the file bound from it).
 MEMORY_BUDGET_MB = 512
-
-
-def _bench_standings() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_standings", ROOT / "scripts" / "bench_standings.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _snapshot(rng: random.Random, bloc: str) -> dict[str, Any]:
@@ -118,7 +110,7 @@ def run(engine_name: str) -> int:
     from standings.services import standings_recompute
 
     call_command("migrate", verbosity=0)
-    bench = _bench_standings()
+    bench = bench_standings
     began = time.perf_counter()
     original = bench.build("large", bench.REPORTS, seed=1)
     enrich(original, seed=1)
@@ -241,14 +233,8 @@ def main() -> int:
     if args.run_job:
         run_job(args.run_job)
         return 0
-    folder = tempfile.mkdtemp(prefix="zverograd-bench-")
-    with _bench_standings().database(args.postgres, folder) as url:
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
-        os.environ["DATABASE_URL"] = url
-        os.environ["ZVEROGRAD_EMBEDDED_BROKER_DIR"] = f"{folder}/celery"
-        os.environ["ZVEROGRAD_CACHE_DIR"] = f"{folder}/cache"
-        os.environ.pop("CELERY_BROKER_URL", None)
-        return run("PostgreSQL" if args.postgres else "SQLite")
+    with bench_database(args.postgres) as engine_name:
+        return run(engine_name)
 
 
 if __name__ == "__main__":

@@ -17,16 +17,16 @@ p95 of generating its pairings; the target is under 1 s.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchenv import bench_sqlite  # noqa: E402
 
 TARGET_S = 1.0
 SHAPE = {"Allies": 170, "Axis": 165, "SSU": 165}
@@ -37,11 +37,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=20)
     args = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="zverograd-bench-")
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
-    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
-    os.environ["ZVEROGRAD_EMBEDDED_BROKER_DIR"] = f"{folder}/celery"
-    os.environ.pop("CELERY_BROKER_URL", None)
+    bench_sqlite()
 
     import django
 

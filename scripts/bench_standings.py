@@ -23,15 +23,10 @@ test`` starts one); without it, SQLite.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import importlib.util
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -39,25 +34,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchenv import bench_database  # noqa: E402
+
 TARGET_S = 2.0
 SHAPE = {"Allies": 170, "Axis": 165, "SSU": 165}
 ROUNDS = 20
 REPORTS = 20_000
 GRID = (6, 5)  # columns, rows: 30 sectors
-
-
-@contextlib.contextmanager
-def database(postgres: bool, folder: str) -> Iterator[str]:
-    if not postgres:
-        yield f"sqlite:///{folder}/bench.sqlite3"
-        return
-    spec = importlib.util.spec_from_file_location("zverograd_test_runner", ROOT / "scripts" / "test.py")
-    assert spec is not None
-    assert spec.loader is not None
-    runner = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(runner)
-    with runner.postgres_server() as url:
-        yield str(url)
 
 
 def grid_map() -> dict[str, Any]:
@@ -232,13 +215,8 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--postgres", action="store_true")
     args = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="zverograd-bench-")
-    with database(args.postgres, folder) as url:
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
-        os.environ["DATABASE_URL"] = url
-        os.environ["ZVEROGRAD_EMBEDDED_BROKER_DIR"] = f"{folder}/celery"
-        os.environ.pop("CELERY_BROKER_URL", None)
-        return run(args.repeats, "PostgreSQL" if args.postgres else "SQLite")
+    with bench_database(args.postgres) as engine_name:
+        return run(args.repeats, engine_name)
 
 
 def run(repeats: int, engine_name: str) -> int:

@@ -17,11 +17,8 @@ other work the wall time measures the queue for a core as much as the page.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,16 +27,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import bench_standings  # noqa: E402
+from benchenv import bench_database  # noqa: E402
+
 TARGET_MS = 100.0
-
-
-def _recompute_bench() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_standings", ROOT / "scripts" / "bench_standings.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def main() -> int:
@@ -47,14 +38,8 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--postgres", action="store_true")
     args = parser.parse_args()
-    bench = _recompute_bench()
-    folder = tempfile.mkdtemp(prefix="zverograd-bench-")
-    with bench.database(args.postgres, folder) as url:
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
-        os.environ["DATABASE_URL"] = url
-        os.environ["ZVEROGRAD_EMBEDDED_BROKER_DIR"] = f"{folder}/celery"
-        os.environ.pop("CELERY_BROKER_URL", None)
-        return run(bench, args.repeats, "PostgreSQL" if args.postgres else "SQLite")
+    with bench_database(args.postgres) as engine_name:
+        return run(bench_standings, args.repeats, engine_name)
 
 
 def run(bench: Any, repeats: int, engine_name: str) -> int:

@@ -13,23 +13,20 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchenv import bench_sqlite  # noqa: E402
+
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=300)
     args = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="zverograd-bench-")
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
-    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
-    os.environ["ZVEROGRAD_EMBEDDED_BROKER_DIR"] = f"{folder}/celery"
-    os.environ.pop("CELERY_BROKER_URL", None)
+    bench_sqlite()
     os.environ["ZVEROGRAD_THROTTLE_VALIDATE"] = "1000000/minute"
 
     import django
