@@ -114,7 +114,7 @@ def import_run(*, job_id: str) -> None:
     """Carry out a waiting import. A job already taken or finished is left alone."""
     claimed = CampaignImport.objects.filter(pk=job_id, status=ImportStatus.QUEUED).update(
         status=ImportStatus.RUNNING, attempts=F("attempts") + 1, started_at=timezone.now(),
-        progress=0, stage="reading the file",
+        stage="reading the file",
     )  # fmt: skip
     if not claimed:
         return
@@ -153,7 +153,7 @@ def _finish(
 ) -> None:
     listed = [{"field": p.field, "code": p.code, "message": p.message} for p in problems]
     CampaignImport.objects.filter(pk=job.pk).update(
-        status=status, stage=stage, progress=100, problems=listed[: limits.MAX_PROBLEMS],
+        status=status, stage=stage, problems=listed[: limits.MAX_PROBLEMS],
         more_problems=more + max(0, len(listed) - limits.MAX_PROBLEMS), campaign_id=campaign_id,
         rows=rows or {}, finished_at=timezone.now(), file="",
     )  # fmt: skip

@@ -44,8 +44,7 @@ class CampaignImport(models.Model):
     file_name = models.CharField(max_length=limits.FILE_NAME_MAX_LENGTH, blank=True)
     size = models.PositiveBigIntegerField(default=0)
     status = models.CharField(max_length=10, choices=ImportStatus.choices, default=ImportStatus.QUEUED)
-    # Where the work stood when the row was last written; while it runs, core.progress has it live.
-    progress = models.PositiveSmallIntegerField(default=0)
+    # What the worker last did between phases; while it runs, core.progress has its progress live.
     stage = models.CharField(max_length=200, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     problems = models.JSONField(default=list, blank=True)

@@ -16,9 +16,9 @@ def recent_imports(*, user: Any) -> list[CampaignImport]:
 
 
 def import_progress(job: CampaignImport) -> Progress:
-    """How far ``job`` is: the worker's live progress while it runs, else what its row says."""
+    """How far ``job`` is: the worker's live progress while it runs; nothing before, everything once ended."""
     if job.status == ImportStatus.RUNNING:
         live = progress_get(progress_key(str(job.id)))
         if live is not None:
             return live
-    return Progress(percent=job.progress, stage=job.stage)
+    return Progress(percent=100 if job.is_finished else 0, stage=job.stage)
