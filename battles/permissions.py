@@ -13,8 +13,8 @@ from __future__ import annotations
 from django.db.models import Q
 
 from battles.models import BattleReport, ReportStatus
-from campaign.models import Battle, Campaign, Enrolment
-from campaign.permissions import can_manage_campaign, can_see_result, can_view_campaign, results_hidden_round
+from campaign.models import Battle, BattleStatus, Campaign, Enrolment, EnrolmentStatus
+from campaign.permissions import can_manage_campaign, can_see_result, can_view_campaign, sealed_round
 from core.permissions import Actor
 
 _SETTLED = {ReportStatus.CONFIRMED, ReportStatus.RESOLVED}
@@ -25,16 +25,24 @@ def _plays(user: Actor, place: Enrolment) -> bool:
 
 
 def _acts_for(user: Actor, place: Enrolment, battle: Battle) -> bool:
-    """The place's player, or an organiser where the place is a placeholder."""
-    return _plays(user, place) or (place.player_id is None and can_manage_campaign(user, battle.campaign))
+    """The place's player while still in the campaign (one who left acts no more), or an organiser where
+    the place is a placeholder."""
+    if place.player_id is None:
+        return can_manage_campaign(user, battle.campaign)
+    return _plays(user, place) and place.status == EnrolmentStatus.ADMITTED
 
 
 def side_of(user: Actor, battle: Battle) -> str | None:
-    """Which side of ``battle`` the user plays (or, as an organiser, holds for a placeholder)."""
+    """Which side of ``battle`` the user acts for: plays (or, as an organiser, holds for a placeholder)."""
     for side, place in (("attacker", battle.attacker), ("defender", battle.defender)):
         if _acts_for(user, place, battle):
             return side
     return None
+
+
+def fought_in(user: Actor, battle: Battle) -> bool:
+    """The user played one side of ``battle`` (still in the campaign or not): they see its report."""
+    return _plays(user, battle.attacker) or _plays(user, battle.defender)
 
 
 def can_report(user: Actor, battle: Battle) -> bool:
@@ -57,7 +65,7 @@ def can_view_report(user: Actor, report: BattleReport) -> bool:
     campaign = battle.campaign
     if not can_view_campaign(user, campaign):
         return False
-    if can_manage_campaign(user, campaign) or side_of(user, battle) is not None:
+    if can_manage_campaign(user, campaign) or fought_in(user, battle):
         return True
     return report.status in _SETTLED and can_see_result(user, battle)
 
@@ -79,9 +87,9 @@ def visible_reports(user: Actor, campaign: Campaign) -> Q | None:
     if can_manage_campaign(user, campaign):
         return None
     shown = Q(status__in=_SETTLED)
-    number = results_hidden_round(user, campaign)
+    number = sealed_round(user, campaign)
     if number is not None:
-        shown &= ~Q(battle__round__number=number)
+        shown &= ~Q(battle__round__number=number) | Q(battle__status=BattleStatus.CONFIRMED)
     if not user.is_authenticated:
         return shown
     return shown | Q(battle__attacker__player_id=user.pk) | Q(battle__defender__player_id=user.pk)

@@ -22,10 +22,20 @@ from battles.models import REASON_MAX_LENGTH, BattleReport, Ending, ReportStatus
 from battles.notices import REPORT_CONFIRMED, REPORT_DISPUTED, REPORT_RESOLVED, REPORT_WAITING, report_link
 from campaign.battle_terms import battle_list_check, battle_mission
 from campaign.engine.map import Fortification
-from campaign.models import Battle, BattleStatus, Campaign, LogKind, Registration
+from campaign.models import (
+    Battle,
+    BattleStatus,
+    Campaign,
+    EnrolmentStatus,
+    LogKind,
+    Registration,
+    Round,
+    RoundStatus,
+)
+from campaign.permissions import can_manage_campaign
 from campaign.services import notices
 from campaign.services.log import log_write
-from campaign.services.results import battle_result_record, battle_result_revoke
+from campaign.services.results import battle_result_settle, battle_result_unsettle
 from core.errors import ConflictError, DomainError, FieldProblem
 
 SIDES = ("attacker", "defender")
@@ -162,6 +172,26 @@ def _lock(battle: Battle) -> Campaign:
     return Campaign.objects.select_for_update().get(pk=battle.campaign_id)
 
 
+def _player_may_answer(report: BattleReport, actor: Any, *, automatic: bool) -> None:
+    """A player confirms or disputes only while the battle's round is open and they are still in the
+    campaign; organisers (acting for a placeholder) and the clock may settle a closed round's report, and
+    then its result takes effect at once (campaign.services.results)."""
+    battle = Battle.objects.select_related("campaign", "attacker", "defender").get(pk=report.battle_id)
+    if automatic or can_manage_campaign(actor, battle.campaign):
+        return
+    if not Round.objects.filter(pk=battle.round_id, status=RoundStatus.OPEN).exists():
+        raise ReportConflictError(
+            "round-closed",
+            "the battle's round is closed: only an organiser can settle its report now",
+            "battle",
+        )
+    answering = battle.defender if report.submitted_by_id == battle.attacker_id else battle.attacker
+    if answering.status != EnrolmentStatus.ADMITTED:
+        raise ReportConflictError(
+            "left-campaign", "you have left the campaign: an organiser settles this report now", "battle"
+        )
+
+
 def _move(report: BattleReport, frm: set[str], to: str, **changes: Any) -> None:
     if not BattleReport.objects.filter(pk=report.pk, status__in=frm).update(status=to, **changes):
         report.refresh_from_db()
@@ -216,11 +246,12 @@ def report_submit(*, battle: Battle, actor: Any, side: str, data: ReportInput) -
 def report_confirm(*, report: BattleReport, actor: Any, automatic: bool = False) -> BattleReport:
     """The opponent agrees: the result is recorded and the campaign moves on (once, whoever races)."""
     _lock(report.battle)
+    _player_may_answer(report, actor, automatic=automatic)
     by = actor if getattr(actor, "is_authenticated", False) else None
     _move(report, {ReportStatus.SUBMITTED}, ReportStatus.CONFIRMED, confirmed_at=timezone.now(), confirmed_by=by,
           auto_confirmed=automatic)  # fmt: skip
     how = "confirmed for the opponent after the deadline" if automatic else "confirmed"
-    battle_result_record(battle=report.battle, result=_result(report), actor=actor, reason=f"report {how}")
+    battle_result_settle(battle=report.battle, result=_result(report), actor=actor, reason=f"report {how}")
     _log(report, actor, ReportStatus.SUBMITTED, ReportStatus.CONFIRMED, how)
     _tell_sides(report, REPORT_CONFIRMED, f"The report of your battle is {how}.")
     return report
@@ -229,6 +260,7 @@ def report_confirm(*, report: BattleReport, actor: Any, automatic: bool = False)
 @transaction.atomic
 def report_dispute(*, report: BattleReport, actor: Any, reason: str) -> BattleReport:
     _lock(report.battle)
+    _player_may_answer(report, actor, automatic=False)
     reason = (reason or "").strip()
     if not reason:
         raise DomainError("reason-required", "say what is wrong with the report", "reason")
@@ -302,7 +334,11 @@ def report_resolve(
     if decision not in (Resolution.ACCEPTED, Resolution.AMENDED, Resolution.VOIDED):
         raise DomainError("invalid-choice", "accept, amend or void", "decision")
     before = report.status
-    applied = before in _APPLIED and report.battle.status == BattleStatus.CONFIRMED
+    battle = Battle.objects.get(pk=report.battle_id)
+    # Agreed before: it took effect (the battle confirmed) or waits for the round's close (pending).
+    settled = before in _APPLIED and (
+        battle.status == BattleStatus.CONFIRMED or battle.pending_result is not None
+    )
     judgement = None
     if decision == Resolution.AMENDED:
         if data is None:
@@ -315,15 +351,14 @@ def report_resolve(
     if judgement is not None and data is not None:
         _facts(report, data, judgement)
         report.save()
-    battle = report.battle
-    if applied:
+    if settled:
         back_to = BattleStatus.VOID if decision == Resolution.VOIDED else BattleStatus.REPORTED
-        battle_result_revoke(battle=battle, actor=actor, reason=reason, to=back_to)
+        battle_result_unsettle(battle=battle, actor=actor, reason=reason, to=back_to)
     elif decision == Resolution.VOIDED:
         Battle.objects.filter(pk=battle.pk).update(status=BattleStatus.VOID)
     if decision != Resolution.VOIDED:
         battle.refresh_from_db()
-        battle_result_record(
+        battle_result_settle(
             battle=battle, result=_result(report), actor=actor, reason=f"{decision}: {reason}"
         )
     _log(report, actor, before, to, reason)
@@ -353,7 +388,7 @@ def report_enter(*, battle: Battle, actor: Any, data: ReportInput, reason: str) 
     _facts(report, data, judgement)
     report.save()
     battle.refresh_from_db()
-    battle_result_record(battle=battle, result=_result(report), actor=actor, reason=reason)
+    battle_result_settle(battle=battle, result=_result(report), actor=actor, reason=reason)
     _log(report, actor, "", ReportStatus.RESOLVED, reason)
     _tell_sides(report, REPORT_RESOLVED, f"An organiser entered the result of your battle: {reason}")
     return report

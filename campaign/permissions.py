@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q
-
 from campaign.models import (
     Battle,
     BattleStatus,
@@ -266,18 +264,14 @@ def can_check_battle_list(user: Actor, battle: Battle) -> bool:
     return bool(user.is_authenticated) and can_view_campaign(user, battle.campaign)
 
 
-# --- Hidden results (issue 12) --------------------------------------------------------------------------
+# --- Hidden results ----------------------------------------------------------------------------------
 #
-# ``hide_results_until_close`` keeps the open round's results from players until it closes, so the front
-# line moves for everyone at once. Two readings of it:
-#
-# - one battle (a battle, its report, the list of reports): the organisers and the battle's own players
-#   see its result; everyone else sees it once the battle's round is closed;
-# - the campaign as a whole (the map, a sector's history, the log, balances and the ledger): everyone but
-#   the organisers sees it as it stood when the last round closed.
-#
-# ``hidden_battles`` says what ``can_see_result`` says as a filter, so that lists filter and count in SQL;
-# a test holds the two to agree (tests/battles/test_permission_filters.py).
+# ``hide_results_until_close``: a result agreed while its round is open waits on the battle and takes
+# effect (sectors, awards, standings, the log's result entries, webhooks) when the round closes, for
+# everyone at once (campaign.services.results). Until then the campaign's state simply does not contain
+# it, so no map, balance, standing or refusal can give it away. What remains to keep from view is the
+# report itself: while the round is open, only the organisers and the battle's two players see a report
+# and its steps in the log; everyone else sees the battle as reported, whether agreed yet or not.
 
 
 def _open_round_number(campaign: Campaign) -> int | None:
@@ -293,11 +287,9 @@ def _open_round_number(campaign: Campaign) -> int | None:
     return number
 
 
-def results_hidden_round(user: Actor, campaign: Campaign) -> int | None:
-    """The round whose results ``user`` may not see yet in the campaign as a whole, or None.
-
-    Everyone but the organisers, while the campaign hides results and a round is open.
-    """
+def sealed_round(user: Actor, campaign: Campaign) -> int | None:
+    """The round whose battle reports (and their steps in the log) ``user`` may not see, or None: the open
+    round of a campaign that hides results, for everyone but its organisers."""
     if not campaign.hide_results_until_close or campaign_access(user, campaign).is_organiser:
         return None
     return _open_round_number(campaign)
@@ -309,11 +301,14 @@ def _plays_in(user: Actor, battle: Battle) -> bool:
 
 
 def can_see_result(user: Actor, battle: Battle) -> bool:
-    """See who won ``battle``: always, unless the campaign hides results and its round is still open;
-    then only the organisers and the battle's two players."""
+    """See ``battle``'s report and what it claims: always, unless the campaign hides results, the round is
+    open and no result of the battle has taken effect; then only the organisers and the battle's two
+    players (a result agreed meanwhile waits for the close: ``campaign.services.results``)."""
     campaign = battle.campaign
     if not campaign.hide_results_until_close or not battle.round.is_open:
         return True
+    if battle.status == BattleStatus.CONFIRMED:
+        return True  # took effect when an earlier close of this (reopened) round made it public
     return campaign_access(user, campaign).is_organiser or _plays_in(user, battle)
 
 
@@ -324,27 +319,3 @@ def can_see_report_claims(user: Actor, battle: Battle) -> bool:
     if campaign_access(user, battle.campaign).is_organiser or _plays_in(user, battle):
         return True
     return battle.status == BattleStatus.CONFIRMED and can_see_result(user, battle)
-
-
-def hidden_battles(user: Actor, campaign: Campaign) -> Q | None:
-    """``can_see_result`` as a filter of the campaign's battles: those whose result is kept from ``user``,
-    or None when nothing is."""
-    number = results_hidden_round(user, campaign)
-    if number is None:
-        return None
-    hidden = Q(round__number=number)
-    if user.is_authenticated:
-        hidden &= ~Q(attacker__player_id=user.pk) & ~Q(defender__player_id=user.pk)
-    return hidden
-
-
-def results_frozen_at(user: Actor, campaign: Campaign) -> int | None:
-    """The round whose end ``user`` sees the campaign's results as of; None: as they are now.
-
-    While a campaign that hides results has a round open, everyone but its
-    organisers sees the map (and the changes results made to it) as they were
-    when the last round closed (``results_hidden_round`` minus one), so that
-    the front line moves for everyone at once.
-    """
-    number = results_hidden_round(user, campaign)
-    return None if number is None else number - 1

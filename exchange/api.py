@@ -31,7 +31,7 @@ from exchange.checks import ImportRefusedError
 from exchange.jobs import import_start
 from exchange.limits import MAX_FILE_BYTES, MAX_PROBLEMS, MAX_UNFINISHED_IMPORTS
 from exchange.models import CampaignImport
-from exchange.permissions import can_export_campaign, can_view_import, sees_hidden_results
+from exchange.permissions import can_export_campaign, can_view_import
 from exchange.selectors import RECENT_IMPORTS, import_progress, recent_imports
 from exchange.tables import TABLES, results_csv, standings_csv
 from exchange.views import MULTIPART_SLACK, csv_response, export_response
@@ -94,10 +94,7 @@ class ResultsCsvApi(ExchangeApi):
     )
     def get(self, request: Request, pk: int) -> Any:
         campaign = find_campaign(request, pk)
-        hidden = sees_hidden_results(request.user, campaign)
-        return csv_response(
-            campaign, "results.csv", results_csv(campaign=campaign, sees_hidden_results=hidden)
-        )
+        return csv_response(campaign, "results.csv", results_csv(campaign=campaign))
 
 
 class StandingsCsvApi(ExchangeApi):
@@ -115,8 +112,7 @@ class StandingsCsvApi(ExchangeApi):
         table = request.query_params.get("table", "players")
         if table not in TABLES:
             raise serializers.ValidationError({"table": ["must be players, blocs or factions"]})
-        hidden = sees_hidden_results(request.user, campaign)
-        body = standings_csv(campaign=campaign, table=table, sees_hidden_results=hidden)
+        body = standings_csv(campaign=campaign, table=table)
         return csv_response(campaign, f"standings-{table}.csv", body)
 
 

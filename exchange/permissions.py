@@ -2,8 +2,8 @@
 
 - The JSON export (the whole campaign, every player's lists and the log): the campaign's organisers.
   It holds no secret (no invitation link, no claim link), but it is the organisers' record.
-- The CSV of results and of standings: whoever may see the campaign, with results hidden as the
-  campaign hides them (``sees_hidden_results``).
+- The CSV of results and of standings: whoever may see the campaign (a result hidden until its round
+  closes has not taken effect, so it is in neither).
 - An import: any signed-in user; they become the organiser of the new campaign. An import's job (its
   progress, its problems, the campaign it made) is its importer's alone: anyone else gets a 404.
 
@@ -26,11 +26,6 @@ def can_export_campaign(user: Any, campaign: Campaign) -> bool:
 
 def can_download_tables(user: Any, campaign: Campaign) -> bool:
     return can_view_campaign(user, campaign)
-
-
-def sees_hidden_results(user: Any, campaign: Campaign) -> bool:
-    """Organisers see confirmed results of an open round even where the campaign hides them from players."""
-    return can_manage_campaign(user, campaign)
 
 
 def can_import_campaign(user: Any) -> bool:

@@ -93,6 +93,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("battles", Battle, limits.MAX_BATTLES,
             {"mission": "str", "points_limit": "int", "status": "str", "source": "str", "notes": "json",
              "settled_by_close": "bool", "result": "json?", "confirmed_at": "datetime?",
+             "pending_result": "json?", "pending_at": "datetime?",
              "created_at": "datetime", "published_at": "datetime?"},
             refs={"round": "rounds", "sector": "sectors?", "attacker": "enrolments", "defender": "enrolments",
                   "winner": "enrolments?", "result_order": "log?"},

@@ -1,10 +1,9 @@
 """The CSV downloads: the results (one row per battle) and the standings (players, blocs or factions).
 
-Both honour hidden results: where the campaign keeps results from players until
-their round closes, a viewer who may not see them gets the standings as of the
-last closed round (``standings.selectors.shown_round``) and, for the open
-round's battles, their status and outcome left blank as "hidden". A cell that
-a spreadsheet would read as a formula (a name starting with ``=``) is quoted.
+Where the campaign hides results until their round closes, the open round's
+results are in neither until it closes, for anyone: they have not taken effect
+(campaign.services.results). A cell that a spreadsheet would read as a formula
+(a name starting with ``=``) is quoted.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from campaign.models import Battle, BattleStatus, Campaign
-from standings.selectors import GroupRow, shown_round, standings_for
+from standings.selectors import GroupRow, standings_for
 
 RESULT_COLUMNS = (
     "round", "sector", "attacker", "attacker_bloc", "defender", "defender_bloc", "status", "winner",
@@ -30,7 +29,6 @@ GROUP_COLUMNS = (
     "ap_destroyed", "sectors_held", "resources",
 )  # fmt: skip
 TABLES = ("players", "blocs", "factions")
-HIDDEN = "hidden"
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -53,9 +51,8 @@ def _side(result: dict[str, Any] | None, key: str, side: str) -> Any:
     return values.get(side) if isinstance(values, dict) else None
 
 
-def results_csv(*, campaign: Campaign, sees_hidden_results: bool) -> str:
+def results_csv(*, campaign: Campaign) -> str:
     """One row per published battle, oldest round first (two queries)."""
-    shown = shown_round(campaign=campaign, sees_hidden_results=sees_hidden_results)
     battles = (
         Battle.objects.filter(campaign=campaign)
         .exclude(status=BattleStatus.DRAFT)
@@ -67,9 +64,6 @@ def results_csv(*, campaign: Campaign, sees_hidden_results: bool) -> str:
         head = [battle.round.number, battle.sector.name if battle.sector else "",
                 battle.attacker.display_name, battle.attacker.bloc, battle.defender.display_name,
                 battle.defender.bloc]  # fmt: skip
-        if shown is not None and battle.round.number > shown:
-            rows.append([*head, HIDDEN, "", "", "", "", ""])
-            continue
         confirmed = battle.status == BattleStatus.CONFIRMED
         result = battle.result if confirmed else None
         winner = battle.winner.display_name if confirmed and battle.winner else ("draw" if result else "")
@@ -84,10 +78,9 @@ def _groups(rows: Sequence[GroupRow]) -> list[list[Any]]:
              r.ap_destroyed, r.sectors_held, r.resources] for r in rows]  # fmt: skip
 
 
-def standings_csv(*, campaign: Campaign, table: str, sees_hidden_results: bool) -> str:
+def standings_csv(*, campaign: Campaign, table: str) -> str:
     """The players', blocs' or factions' table as the viewer may see it (empty, with its header, before any)."""
-    shown = shown_round(campaign=campaign, sees_hidden_results=sees_hidden_results)
-    view = standings_for(campaign=campaign, round_number=shown)
+    view = standings_for(campaign=campaign, round_number=None)
     if table == "players":
         rows = [] if view is None else [
             [r.rank, r.name, r.bloc, r.faction, r.points, r.played, r.won, r.drawn, r.lost, r.forfeited,

@@ -24,7 +24,7 @@ from exchange.forms import ImportForm
 from exchange.jobs import import_start
 from exchange.limits import MAX_FILE_BYTES, MAX_PROBLEMS
 from exchange.models import CampaignImport
-from exchange.permissions import can_export_campaign, can_view_import, sees_hidden_results
+from exchange.permissions import can_export_campaign, can_view_import
 from exchange.selectors import import_progress, recent_imports
 from exchange.tables import TABLES, results_csv, standings_csv
 
@@ -62,7 +62,7 @@ def campaign_export_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def results_csv_view(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_or_404(request, pk)
-    body = results_csv(campaign=campaign, sees_hidden_results=sees_hidden_results(request.user, campaign))
+    body = results_csv(campaign=campaign)
     return csv_response(campaign, "results.csv", body)
 
 
@@ -72,8 +72,7 @@ def standings_csv_view(request: HttpRequest, pk: int) -> HttpResponse:
     table = request.GET.get("table", "players")
     if table not in TABLES:
         raise Http404("no such table: players, blocs or factions")
-    hidden = sees_hidden_results(request.user, campaign)
-    body = standings_csv(campaign=campaign, table=table, sees_hidden_results=hidden)
+    body = standings_csv(campaign=campaign, table=table)
     return csv_response(campaign, f"standings-{table}.csv", body)
 
 

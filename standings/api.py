@@ -36,7 +36,7 @@ from campaign.models import Campaign, Enrolment
 from core.openapi import MAX_ID
 from standings import selectors
 from standings.models import ADJUSTMENT_POINTS_MAX, Adjustment
-from standings.permissions import can_adjust_standings, sees_hidden_results
+from standings.permissions import can_adjust_standings
 from standings.services import adjustment_add
 
 STANDINGS = ["standings"]
@@ -178,15 +178,6 @@ class AdjustmentInput(StrictInput):
     reason = serializers.CharField(max_length=limits.REASON_MAX_LENGTH, help_text="Why: everyone sees it.")
 
 
-def _round(request: Request, campaign: Campaign, asked: int | None) -> int | None:
-    limit = selectors.shown_round(
-        campaign=campaign, sees_hidden_results=sees_hidden_results(request.user, campaign)
-    )
-    if limit is not None and (asked is None or asked > limit):
-        return limit
-    return asked
-
-
 ROUND_400 = refusals(s400="invalid: a parameter out of bounds.", s404=UNSEEN)
 
 
@@ -198,7 +189,7 @@ class StandingsApi(CampaignApi):
     )  # fmt: skip
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
-        asked = _round(request, campaign, query(RoundQuery, request).get("round"))
+        asked = query(RoundQuery, request).get("round")
         view = selectors.standings_for(campaign=campaign, round_number=asked)
         info = view.info if view is not None else selectors.standings_status(campaign=campaign)
         shown = {
@@ -230,7 +221,7 @@ class PlayerStandingApi(CampaignApi):
     )  # fmt: skip
     def get(self, request: Request, pk: int, enrolment_id: int) -> Response:
         campaign = find_campaign(request, pk)
-        asked = _round(request, campaign, query(RoundQuery, request).get("round"))
+        asked = query(RoundQuery, request).get("round")
         place = campaign_enrolment(campaign, enrolment_id)
         standing = selectors.player_standing(campaign=campaign, enrolment=place, round_number=asked)
         if standing is None:
@@ -253,7 +244,7 @@ class HistoryApi(CampaignApi):
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
         asked_params = query(HistoryQuery, request)
-        asked = _round(request, campaign, asked_params.get("round"))
+        asked = asked_params.get("round")
         shown = {
             "points": selectors.history_points(
                 campaign=campaign, leaders=asked_params["leaders"], round_number=asked

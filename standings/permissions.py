@@ -2,8 +2,8 @@
 
 The standings are part of the campaign: whoever sees the campaign sees them (a
 private campaign stays a 404 to everyone else, pages and API alike), and only
-its organisers give or take campaign points. Hidden results are the
-selectors' to honour (``shown_round``), asked with ``sees_hidden_results``.
+its organisers give or take campaign points. Hidden results need nothing here:
+they take effect, in the standings too, when their round closes.
 """
 
 from __future__ import annotations
@@ -19,9 +19,4 @@ def can_view_standings(user: Any, campaign: Campaign) -> bool:
 
 
 def can_adjust_standings(user: Any, campaign: Campaign) -> bool:
-    return can_manage_campaign(user, campaign)
-
-
-def sees_hidden_results(user: Any, campaign: Campaign) -> bool:
-    """Organisers see the open round's results in the standings even while the campaign hides them."""
     return can_manage_campaign(user, campaign)

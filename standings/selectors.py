@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db.models import F, QuerySet
 
-from campaign.models import Campaign, Enrolment, Round, RoundStatus
+from campaign.models import Campaign, Enrolment
 from campaign.options import Status
 from standings.models import PLAYER_COLUMNS, Adjustment, Standings, StandingsTable
 
@@ -227,21 +227,6 @@ def standings_for(*, campaign: Campaign, round_number: int | None = None) -> Sta
         blocs=[_group(row) for row in table.blocs],
         factions=[_group(row) for row in table.factions],
     )  # fmt: skip
-
-
-def shown_round(*, campaign: Campaign, sees_hidden_results: bool) -> int | None:
-    """The round whose table a viewer may see: None (now) unless results stay hidden until the round closes.
-
-    Where the campaign keeps confirmed results from players while their round
-    is open (``hide_results_until_close``), a player sees the standings as of
-    the last closed round, never the open one's results; organisers
-    (``sees_hidden_results``) see them now. At most one query.
-    """
-    if sees_hidden_results or not campaign.hide_results_until_close:
-        return None
-    if not Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).exists():
-        return None
-    return campaign.current_round - 1
 
 
 def _cut(history: Mapping[str, Any], round_number: int | None) -> int:

@@ -6,7 +6,8 @@ never computes. While the campaign's results are newer than the standings the
 page polls a small status fragment every 2 s; when fresh standings land, the
 fragment brings the new tables with it (an out-of-band swap), so an open page
 follows confirmations by itself. Where results stay hidden until a round
-closes, players see the last closed round's table (``shown_round``).
+closes, the open round's results are not in the standings for anyone: they
+take effect when it closes (campaign.services.results).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from core.errors import DomainError
 from core.http import acting_user
 from standings.charts import LineChart, line_chart
 from standings.forms import AdjustmentForm
-from standings.permissions import can_adjust_standings, sees_hidden_results
+from standings.permissions import can_adjust_standings
 from standings.rows import options, player_rows
 from standings.selectors import (
     History,
@@ -43,7 +44,6 @@ from standings.selectors import (
     adjustments_for,
     histories_for_page,
     player_standing,
-    shown_round,
     standings_for,
     standings_status,
 )
@@ -60,21 +60,15 @@ class Rounds:
     """The round a page shows (None: now) and the rounds the viewer may pick."""
 
     asked: int | None
-    limit: int | None  # hidden results: the last round the viewer may see
 
     def choices(self, info: StandingsInfo | None) -> list[int]:
-        shown = info.rounds if info is not None else []
-        return [n for n in shown if self.limit is None or n <= self.limit]
+        return list(info.rounds) if info is not None else []
 
 
 def _rounds(request: HttpRequest, campaign: Campaign) -> Rounds:
-    """The round asked for (ignored when it is not a round number), capped where results are hidden."""
-    limit = shown_round(campaign=campaign, sees_hidden_results=sees_hidden_results(request.user, campaign))
+    """The round asked for (ignored when it is not a round number)."""
     text = request.GET.get("round", "")
-    asked = int(text) if text.isdigit() and len(text) <= 5 and int(text) <= ROUND_MAX else None
-    if limit is not None and (asked is None or asked > limit):
-        asked = limit
-    return Rounds(asked, limit)
+    return Rounds(int(text) if text.isdigit() and len(text) <= 5 and int(text) <= ROUND_MAX else None)
 
 
 def _bloc_colour(_index: int, key: str) -> str:
@@ -136,7 +130,6 @@ def _standings_page(
         "can_manage": can_manage_campaign(request.user, campaign),
         "round_choices": rounds.choices(info),
         "asked": rounds.asked,
-        "hidden_limit": rounds.limit,
         "adjust_form": adjusting if may_adjust else None,
         "adjustments": list(adjustments_for(campaign=campaign)[:20]) if may_adjust else [],
     }
@@ -230,8 +223,8 @@ class ListUsed:
     battles: int
 
 
-def _outcome(battle: Battle, place: Enrolment, limit: int | None) -> str:
-    if battle.result is None or (limit is not None and battle.round.number > limit):
+def _outcome(battle: Battle, place: Enrolment) -> str:
+    if battle.result is None:
         return ""
     if battle.winner_id is None:
         return "drawn" if battle.result.get("draw") else ""
@@ -265,7 +258,7 @@ def player_context(request: HttpRequest, campaign: Campaign, enrolment_id: int) 
     standing = player_standing(campaign=campaign, enrolment=place, round_number=rounds.asked)
     battles = [
         BattleLine(b, b.defender if b.attacker_id == place.pk else b.attacker,
-                   "attacker" if b.attacker_id == place.pk else "defender", _outcome(b, place, rounds.limit))
+                   "attacker" if b.attacker_id == place.pk else "defender", _outcome(b, place))
         for b in battles_of(enrolment=place)
     ]  # fmt: skip
     chart: LineChart | None = None

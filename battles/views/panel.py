@@ -16,6 +16,7 @@ from battles.permissions import can_answer, can_enter_result, can_resolve, can_v
 from battles.presenters import ending_words, history_lines, report_sheet
 from battles.selectors import report_for_battle, report_history
 from campaign.models import Battle, BattleStatus, Campaign
+from campaign.permissions import can_see_result
 from campaign.views.presenters import result_words
 from core.http import HtmxHttpRequest
 
@@ -72,12 +73,15 @@ def report_panel(
     visible = can_view_report(user, report)
     context["report_visible"] = visible
     if not visible:
+        # Whether it is agreed yet must not show: in a round whose results stay hidden, one sentence for all.
         context["report_hidden_why"] = (
-            "The result stays hidden until the round closes."
-            if report.status in _SETTLED
+            "Reported. This campaign keeps results hidden until the round closes."
+            if not can_see_result(user, battle)
             else "A report waits for the players' agreement."
         )
         return context
+    # Agreed, but the campaign hides results: it takes effect, for everyone, when the round closes.
+    context["takes_effect_at_close"] = battle.pending_result is not None
     status = report.status
     answers = status == ReportStatus.SUBMITTED and can_answer(user, report)
     resolves = can_resolve(user, battle)

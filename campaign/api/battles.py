@@ -39,9 +39,8 @@ from campaign.battle_terms import battle_list_check, battle_mission
 from campaign.engine.missions import WeatherRisk
 from campaign.errors import CampaignError
 from campaign.models import Battle, BattleStatus
-from campaign.permissions import can_check_battle_list, can_see_draft_pairings, hidden_battles
+from campaign.permissions import can_check_battle_list, can_see_draft_pairings
 from campaign.selectors import rounds as selectors
-from campaign.selectors.hidden_results import battles_by_shown_status
 from campaign.services import pairings as services
 from core.openapi import MAX_ID
 
@@ -131,10 +130,7 @@ class BattleCollectionApi(CampaignApi):
             drafts=can_see_draft_pairings(request.user, campaign),
             round_number=filters.get("round"),
             enrolment_id=filters.get("player"),
-        )
-        # A confirmed battle whose result is kept from the caller shows, and is found, as reported.
-        rows = battles_by_shown_status(
-            rows, status=filters.get("status", ""), hidden=hidden_battles(request.user, campaign)
+            status=filters.get("status", ""),
         )
         paginator = self.pagination_class()
         page = attach_campaign(paginator.paginate_queryset(rows, request, view=self) or [], campaign)

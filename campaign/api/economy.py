@@ -44,11 +44,9 @@ from campaign.permissions import (
     campaign_access,
     can_adjust_ledger,
     can_buy_fortification,
-    results_hidden_round,
 )
 from campaign.selectors import enrolment_in_campaign
 from campaign.selectors import rounds as selectors
-from campaign.selectors.hidden_results import balances_shown, ledger_shown
 from campaign.services import economy as services
 from core.openapi import MAX_ID
 
@@ -166,12 +164,12 @@ class BalanceCollectionApi(CampaignApi):
         operation_id="economy_balances",
         tags=ECONOMY,
         description="Every holder's balance (each bloc's, or each player's where resources are per "
-        "player), by bloc; a holder with no entry yet is not listed. While the campaign hides results, "
-        "the awards of the open round's battles count only once it closes (but for the organisers).",
+        "player), by bloc; a holder with no entry yet is not listed. Where the campaign hides results "
+        "until the round closes, the open round's awards are paid when it closes.",
     )
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
-        lines = balances_shown(campaign=campaign, hidden_round=results_hidden_round(request.user, campaign))
+        lines = selectors.balances(campaign=campaign)
         return Response(BalanceOutput(lines, many=True).data)
 
 
@@ -188,8 +186,7 @@ class LedgerApi(CampaignApi):
         operation_id="economy_ledger",
         tags=ECONOMY,
         description="The ledger, newest first: income, purchases, reversals and adjustments, each with "
-        "its reason, round and who acted. While the campaign hides results, the awards of the open "
-        "round's battles (and their reversals) are listed once it closes (but for the organisers).",
+        "its reason, round and who acted.",
     )
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
@@ -197,7 +194,6 @@ class LedgerApi(CampaignApi):
         rows = selectors.ledger_for_holder(
             campaign=campaign, bloc=filters.get("bloc", ""), enrolment_id=filters.get("player")
         )
-        rows = ledger_shown(rows, hidden_round=results_hidden_round(request.user, campaign))
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(LedgerEntryOutput(page, many=True).data)

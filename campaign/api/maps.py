@@ -36,8 +36,8 @@ from campaign.engine.map import Fortification, MapState, Terrain, ZverogradMap
 from campaign.engine.mapformat import FORMAT_NAME, FORMAT_VERSION
 from campaign.engine.svg import render_map_svg
 from campaign.models import Battle, Campaign, LogEntry, LogKind, Sector
-from campaign.permissions import can_see_report_claims, results_hidden_round
-from campaign.selectors.hidden_results import log_entries_shown, map_state_shown, sector_history_shown
+from campaign.permissions import can_see_report_claims, sealed_round
+from campaign.selectors.hidden_results import log_entries_shown
 from campaign.services import map as services
 
 MAP = ["map"]
@@ -111,8 +111,8 @@ class MapStateOutput(serializers.Serializer[Any]):
         allow_null=True, help_text="The round whose end the state shows; null for now."
     )
     results_hidden = serializers.BooleanField(
-        help_text="The campaign keeps the open round's results from you until it closes: the sectors are "
-        "as the last closed round left them (round), whatever round you asked for after it."
+        help_text="The campaign keeps results hidden until their round closes: the sectors hold only the "
+        "results of closed rounds, the open round's taking effect, for everyone at once, when it closes."
     )
     sectors = SectorOutput(many=True)
 
@@ -181,16 +181,11 @@ def _loaded_map(campaign: Campaign) -> ZverogradMap:
 
 
 def _state(request: Request, campaign: Campaign) -> tuple[ZverogradMap, MapState, int | None]:
-    """The map and its sectors now (their columns: one query) or at the end of ``?round=`` (the log).
-
-    While the open round's results are kept from the caller, never later than the last closed round.
-    """
+    """The map and its sectors now (their columns: one query) or at the end of ``?round=`` (the log)."""
     zmap = _loaded_map(campaign)
     round_number = query(RoundQuery, request).get("round")
-    hidden = results_hidden_round(request.user, campaign)
     if round_number is None:
-        state, shown = map_state_shown(campaign=campaign, hidden_round=hidden)
-        return zmap, state, shown
+        return zmap, selectors.map_state_now(sectors=selectors.sectors_for_map(campaign=campaign)), None
     if round_number > campaign.current_round:
         raise ValidationError(
             {
@@ -201,8 +196,6 @@ def _state(request: Request, campaign: Campaign) -> tuple[ZverogradMap, MapState
                 ]
             }
         )
-    if hidden is not None and round_number >= hidden:
-        round_number = hidden - 1
     return zmap, selectors.map_state_at(campaign=campaign, round_number=round_number), round_number
 
 
@@ -237,14 +230,13 @@ class SectorCollectionApi(CampaignApi):
         operation_id="sectors_list",
         tags=MAP,
         description="The map's sectors with who holds them, their fortification, value and terrain; "
-        "404 map-missing before a map is loaded. While the campaign hides results, everyone but the "
-        "organisers sees the map as the last closed round left it.",
+        "404 map-missing before a map is loaded. Where the campaign hides results until the round "
+        "closes, the open round's results are not on it yet, for anyone.",
     )
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
         zmap, state, round_number = _state(request, campaign)
-        hidden = results_hidden_round(request.user, campaign) is not None
-        return Response(_map_state(campaign, zmap, state, round_number, hidden))
+        return Response(_map_state(campaign, zmap, state, round_number, campaign.hide_results_until_close))
 
 
 class MapSvgApi(CampaignApi):
@@ -375,9 +367,7 @@ class SectorHistoryApi(CampaignApi):
     def get(self, request: Request, pk: int, key: str) -> Response:
         campaign = find_campaign(request, pk)
         _sector_row(campaign, key)
-        rows = sector_history_shown(
-            campaign=campaign, key=key, hidden_round=results_hidden_round(request.user, campaign)
-        )
+        rows = selectors.sector_history(campaign=campaign, key=key)
         return Response(LogEntryOutput(rows, many=True).data)
 
 
@@ -389,13 +379,13 @@ class CampaignLogApi(CampaignApi):
         operation_id="campaigns_log",
         tags=["campaigns"],
         description="The campaign's log, newest first: every change, who made it, when, and why. While the "
-        "campaign hides results, what the open round's results wrote (report steps, results, the sector "
-        "changes they made) is left out until it closes, but for the organisers.",
+        "campaign hides results until the round closes, the open round's report steps are left out but "
+        "for the organisers (its results are written when it closes).",
     )
     def get(self, request: Request, pk: int) -> Response:
         campaign = find_campaign(request, pk)
         paginator = self.pagination_class()
-        rows = log_entries_shown(campaign=campaign, hidden_round=results_hidden_round(request.user, campaign))
+        rows = log_entries_shown(campaign=campaign, sealed_round=sealed_round(request.user, campaign))
         page = paginator.paginate_queryset(rows, request, view=self) or []
         withheld = _claims_withheld(request.user, campaign, page)
         output = LogEntryOutput(page, many=True, context={"claims_withheld": withheld})

@@ -28,9 +28,8 @@ from campaign.models import (
     RoundStatus,
     Sector,
 )
-from campaign.permissions import can_run_rounds, can_see_draft_pairings, can_see_result, results_hidden_round
+from campaign.permissions import can_run_rounds, can_see_draft_pairings, can_see_result
 from campaign.selectors import rounds as selectors
-from campaign.selectors.hidden_results import map_state_shown
 from core.permissions import Actor
 
 # Round numbers are a PositiveSmallIntegerField: a larger one names no round, and is not asked.
@@ -72,24 +71,12 @@ class SectorBriefOutput(serializers.Serializer[Any]):
     def to_representation(self, sector: Sector) -> Any:
         shown = super().to_representation(sector)
         shown["owner"] = sector.owner or None
-        # While the open round's results are kept from the caller, the sector as the last round left it.
-        state = self.context.get("sectors_shown")
-        if state is not None and sector.key in state:
-            shown["owner"] = state[sector.key].owner.value if state[sector.key].owner else None
-            shown["fortification"] = state[sector.key].fortification.value
         return shown
 
 
 def shape_context(request: Request, campaign: Campaign) -> dict[str, Any]:
-    """The serializers' context: the request, and the sectors as the caller may see them.
-
-    ``sectors_shown`` is None unless the campaign keeps the open round's results from the caller
-    (``campaign.permissions.results_hidden_round``); then it is the map at the end of the last closed
-    round, so that no sector's owner tells who won a battle of the open round.
-    """
-    number = results_hidden_round(request.user, campaign)
-    state = None if number is None else map_state_shown(campaign=campaign, hidden_round=number)[0]
-    return {"request": request, "sectors_shown": state}
+    """The serializers' context: the request (whose user decides what a battle shows of its report)."""
+    return {"request": request}
 
 
 class BattleResultOutput(serializers.Serializer[Any]):
@@ -160,18 +147,12 @@ class BattleOutput(serializers.ModelSerializer[Battle]):
 
     @extend_schema_field(
         serializers.BooleanField(
-            help_text="The campaign keeps this round's results from you until it closes: a confirmed "
-            "battle shows as reported, without its result (every battle of the open round says so)."
+            help_text="The campaign keeps this round's results hidden from you until it closes: its reports "
+            "are the battle's players' and the organisers' until then (every battle of the open round says so)."
         )
     )
     def get_result_hidden(self, battle: Battle) -> bool:
         return self._hidden(battle)
-
-    def to_representation(self, battle: Battle) -> Any:
-        shown = super().to_representation(battle)
-        if shown["status"] == BattleStatus.CONFIRMED and shown["result_hidden"]:
-            shown["status"] = BattleStatus.REPORTED.value
-        return shown
 
 
 class ByeOutput(serializers.Serializer[Any]):

@@ -89,6 +89,12 @@ class Battle(models.Model):
     # it. A replay applies it there, whatever was amended or voided since.
     result_order = models.PositiveBigIntegerField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # In a campaign that hides results until the round closes, a result agreed while its round is open
+    # waits here (the battle stays "reported") and takes effect when the round closes, in the order of
+    # ``pending_at`` (campaign.services.results.round_results_apply). Nobody but the battle's players and
+    # the organisers can tell it exists: nothing else about the campaign changes until then.
+    pending_result = models.JSONField(null=True, blank=True)
+    pending_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
 

@@ -99,14 +99,11 @@ class BalanceLine:
         return self.enrolment.display_name if self.enrolment is not None else self.bloc
 
 
-def balances(*, campaign: Campaign, leaving_out: Q | None = None) -> list[BalanceLine]:
+def balances(*, campaign: Campaign) -> list[BalanceLine]:
     """Every holder's balance, summed in the database (two queries): every side with admitted players
-    (or that once had entries) is listed, at 0 before it earned anything. ``leaving_out``: ledger entries
-    not to count (the awards of results a caller may not see yet)."""
+    (or that once had entries) is listed, at 0 before it earned anything."""
     admitted = Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.ADMITTED)
     entries = ResourceEntry.objects.filter(campaign=campaign)
-    if leaving_out is not None:
-        entries = entries.exclude(leaving_out)
     if campaign.resources_held_by == ResourceHolder.PLAYER:
         per_player: dict[int, int] = dict(
             entries.filter(enrolment__isnull=False)

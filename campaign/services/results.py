@@ -36,6 +36,8 @@ from campaign.models import (
     LogEntry,
     LogKind,
     ResourceEntry,
+    Round,
+    RoundStatus,
 )
 from campaign.options import ResourceHolder
 from campaign.selectors import campaign_map, map_state_now, sectors_for_map
@@ -60,6 +62,65 @@ def _awards(campaign: Campaign, battle: Battle) -> list[tuple[Holder, int]]:
         return [(holder_of(campaign, place), campaign.award_draw) for place in sides.values()]
     winner = result.get("winner")
     return [(holder_of(campaign, sides[winner]), campaign.award_win)] if winner in sides else []
+
+
+def result_waits_for_close(battle: Battle) -> bool:
+    """Whether a result agreed now for ``battle`` waits for its round to close: the campaign hides results
+    and the round is open. (A closed round's results are public: one agreed later takes effect at once.)"""
+    hides = Campaign.objects.filter(pk=battle.campaign_id).values_list("hide_results_until_close", flat=True)
+    # Read now, under the caller's lock, not from objects loaded before it: the round may have just closed.
+    return bool(hides.first()) and Round.objects.filter(pk=battle.round_id, status=RoundStatus.OPEN).exists()
+
+
+def battle_result_settle(*, battle: Battle, result: dict[str, Any], actor: Any, reason: str) -> Battle:
+    """A result is agreed (confirmed, resolved or entered; the caller holds the campaign's lock).
+
+    It takes effect at once, or, where the campaign hides results and the round
+    is open, it waits on the battle (which stays "reported") for the round's
+    close: then no sector, award, standing, version, log entry or webhook
+    changes now, so nothing anyone else sees can give it away.
+    """
+    if not result_waits_for_close(battle):
+        return battle_result_record(battle=battle, result=result, actor=actor, reason=reason)
+    battle.pending_result = {**result, "reason": reason}
+    battle.pending_at = timezone.now()
+    battle.save(update_fields=["pending_result", "pending_at"])
+    return battle
+
+
+def battle_result_unsettle(*, battle: Battle, actor: Any, reason: str, to: BattleStatus) -> Battle:
+    """Take an agreed result back (amended or voided): revoked if it took effect, else dropped unseen."""
+    if battle.status == _CONFIRMED:
+        return battle_result_revoke(battle=battle, actor=actor, reason=reason, to=to)
+    battle.pending_result = None
+    battle.pending_at = None
+    battle.status = to
+    battle.save(update_fields=["pending_result", "pending_at", "status"])
+    return battle
+
+
+def round_results_apply(*, round: Round, actor: Any) -> int:
+    """At a round's close, the results that waited for it take effect, in the order they were agreed."""
+    waiting = (
+        Battle.objects.filter(round=round, status=BattleStatus.REPORTED, pending_result__isnull=False)
+        .select_related("campaign", "round", "sector", "attacker", "defender")
+        .order_by("pending_at", "id")
+    )
+    applied = 0
+    for battle in waiting:
+        result = dict(battle.pending_result or {})
+        why = str(result.pop("reason", "") or "result agreed")
+        battle.pending_result = None
+        battle.pending_at = None
+        battle.save(update_fields=["pending_result", "pending_at"])
+        battle_result_record(
+            battle=battle,
+            result=result,
+            actor=actor,
+            reason=f"{why}; took effect as round {round.number} closed",
+        )
+        applied += 1
+    return applied
 
 
 def battle_result_record(*, battle: Battle, result: dict[str, Any], actor: Any, reason: str) -> Battle:

@@ -30,6 +30,7 @@ from campaign.options import Status, UnplayedPolicy
 from campaign.services import notices
 from campaign.services.economy import income_pay, income_reverse
 from campaign.services.log import log_write
+from campaign.services.results import round_results_apply
 from campaign.services.versions import results_changed
 from campaign.services.webhooks import ROUND_CLOSED, ROUND_OPENED, ROUND_REOPENED, webhook_round
 
@@ -85,7 +86,8 @@ def open_round(campaign: Campaign) -> Round | None:
 
 @transaction.atomic
 def round_close(*, round: Round, actor: Any) -> Round:
-    """Settle the battles nobody played, expire open challenges, pay each holder its income, close."""
+    """Settle the battles nobody played, expire open challenges, let the results that waited for the close
+    take effect (a campaign that hides results), pay each holder its income, close."""
     locked = _locked(round.campaign)
     closed_at = timezone.now()
     if not Round.objects.filter(pk=round.pk, status=RoundStatus.OPEN).update(
@@ -106,13 +108,17 @@ def round_close(*, round: Round, actor: Any) -> Round:
     Challenge.objects.filter(round=round, status=ChallengeStatus.OPEN).update(
         status=ChallengeStatus.EXPIRED, answered_at=closed_at
     )
+    # Results kept hidden until the close take effect first, so income is paid on the map they leave,
+    # as it would be had they taken effect when agreed.
+    revealed = round_results_apply(round=round, actor=actor)
     paid = income_pay(campaign=locked, closing=round, actor=actor)
     # Forfeits count in the standings, and income changes the blocs' balances.
     results_changed(campaign=locked)
     round.refresh_from_db()
     log_write(campaign=locked, kind=LogKind.ROUND_CHANGED, subject=f"round:{round.number}", actor=actor,
               field="status", before="open",
-              after={"status": "closed", "unplayed": unplayed, "income": sum(e.amount for e in paid)})  # fmt: skip
+              after={"status": "closed", "unplayed": unplayed, "results": revealed,
+                     "income": sum(e.amount for e in paid)})  # fmt: skip
     notices.tell_players(
         campaign=locked, kind=notices.ROUND_CLOSED,
         message=f"Round {round.number} of {locked.name} is closed; income is paid.",

@@ -148,14 +148,12 @@ def _side(battle: Battle, side: str) -> str:
 
 
 def webhook_result(*, battle: Battle) -> WebhookDelivery | None:
-    """A result was confirmed (by the opponent, an organiser or the clock): post it, unless results are hidden.
+    """A result took effect (confirmed by the opponent, an organiser or the clock): post it.
 
-    A campaign that keeps results from players until the round closes posts none:
-    its webhook is as public as the channel it writes to.
+    In a campaign that hides results until the round closes, a result takes
+    effect (and so is posted) when its round closes, with everyone else's.
     """
     campaign = Campaign.objects.get(pk=battle.campaign_id)
-    if campaign.hide_results_until_close:
-        return None
     result = battle.result or {}
     vp = result.get("victory_points") or {}
     winner = result.get("winner")

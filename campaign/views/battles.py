@@ -26,7 +26,6 @@ from campaign.permissions import (
     can_manage_campaign,
     can_run_rounds,
     can_see_draft_pairings,
-    results_frozen_at,
 )
 from campaign.round_forms import BattleTermsForm, ListCheckForm, add_refusal
 from campaign.selectors.rounds import battle_for_page, current_registrations
@@ -135,8 +134,7 @@ def battle_page(
         **battle_sections(request, campaign, battle, section_state),
     }
     if battle.sector is not None:
-        frozen = results_frozen_at(request.user, campaign)
-        context.update(map_panel(campaign, None, highlight=battle.sector.key, frozen_at=frozen))
+        context.update(map_panel(campaign, None, highlight=battle.sector.key))
     return render(request, "campaign/battle.html", context, status=status)
 
 

@@ -30,13 +30,12 @@ from campaign.permissions import (
     can_adjust_ledger,
     can_buy_fortification,
     can_manage_campaign,
-    results_hidden_round,
 )
 from campaign.round_forms import FortificationForm, LedgerAdjustForm, add_refusal, fortification_offer
-from campaign.selectors.hidden_results import balances_shown, ledger_shown
 from campaign.selectors.rounds import (
     BalanceLine,
     admitted_players,
+    balances,
     ledger_entries,
     purchases_for_campaign,
 )
@@ -122,15 +121,12 @@ def _economy_page(
     adjusting: LedgerAdjustForm | None = None,
 ) -> HttpResponse:
     user = request.user
-    # While the campaign hides the open round's results, awards would tell who won: left out but for
-    # the organisers, as in the API.
-    hidden_round = results_hidden_round(user, campaign)
-    ledger = ledger_shown(ledger_entries(campaign=campaign), hidden_round=hidden_round)
+    ledger = ledger_entries(campaign=campaign)
     page = Paginator(ledger, LEDGER_PER_PAGE).get_page(request.GET.get("page"))
     if request.htmx and request.htmx.target == "ledger":
         return render(request, "campaign/_ledger.html", {"campaign": campaign, "page": page})
     own = campaign_access(user, campaign).enrolment
-    rows = _rows(campaign, balances_shown(campaign=campaign, hidden_round=hidden_round), own)
+    rows = _rows(campaign, balances(campaign=campaign), own)
     may_buy = can_buy_fortification(user, campaign) and campaign.is_running and own is not None
     if may_buy and buying is None and own is not None:
         buying = buy_form(campaign, own)

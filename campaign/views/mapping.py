@@ -18,9 +18,9 @@ from campaign.engine.svg import holder_label
 from campaign.forms import MapUploadForm, SectorForm, add_service_error
 from campaign.models import Campaign, Sector
 from campaign.options import ResourceHolder, Status
-from campaign.permissions import can_manage_campaign, results_frozen_at
+from campaign.permissions import can_manage_campaign
 from campaign.round_forms import SectorHolderForm
-from campaign.selectors import campaign_map, map_state_at, sector_for_page, sector_history
+from campaign.selectors import campaign_map, sector_for_page, sector_history
 from campaign.selectors.rounds import admitted_players, battles_at_sector
 from campaign.services.map import campaign_map_load, sector_update
 from campaign.views.common import campaign_or_404, managed_campaign_or_404
@@ -104,28 +104,18 @@ def _sector_or_404(campaign: Campaign, key: str) -> Sector:
 
 @dataclass(frozen=True)
 class SectorFacts:
-    """What the sector page states about a sector: as it is, or as it was at the end of a round."""
+    """What the sector page states about a sector as it is now."""
 
     owner: str
     held_by: str
     terrain: str
     value: int
     fortification: str
-    as_of_round: int | None
 
 
-def _sector_facts(campaign: Campaign, sector: Sector, frozen_at: int | None) -> SectorFacts:
-    if frozen_at is None:
-        held = sector.held_by.display_name if sector.held_by is not None else ""
-        return SectorFacts(sector.owner, held, sector.terrain, sector.value, sector.fortification, None)
-    then = map_state_at(campaign=campaign, round_number=frozen_at)[sector.key]
-    held = (
-        sector.held_by.display_name
-        if sector.held_by is not None and then.held_by == sector.held_by_id
-        else ""
-    )
-    owner = then.owner.value if then.owner is not None else ""
-    return SectorFacts(owner, held, then.terrain.value, then.value, then.fortification.value, frozen_at)
+def _sector_facts(sector: Sector) -> SectorFacts:
+    held = sector.held_by.display_name if sector.held_by is not None else ""
+    return SectorFacts(sector.owner, held, sector.terrain, sector.value, sector.fortification)
 
 
 @require_http_methods(["GET", "POST"])
@@ -152,20 +142,16 @@ def sector_page(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
             return redirect("campaign:sector", pk=pk, key=key)
     start = campaign_map(campaign=campaign).initial_state()[key]
     names = {sector.key: sector.name}
-    # Where results stay hidden until the round closes, the sector as it was when the last one closed.
-    frozen = results_frozen_at(request.user, campaign)
     history = sector_history(campaign=campaign, key=key)
-    if frozen is not None:
-        history = [entry for entry in history if entry.round_number <= frozen]
     context = {
         "campaign": campaign,
         "sector": sector,
-        "facts": _sector_facts(campaign, sector, frozen),
+        "facts": _sector_facts(sector),
         # A finished campaign offers no edit form, but a refused forged post still shows why.
         "form": form if campaign.status != Status.FINISHED or (form is not None and form.errors) else None,
         "start_holder": holder_label(start.owner),
         "history": [describe_entry(entry, names) for entry in history],
         "battles": [(battle, battle_mission(battle)) for battle in battles_at_sector(sector=sector)],
-        **map_panel(campaign, None, highlight=key, frozen_at=frozen),
+        **map_panel(campaign, None, highlight=key),
     }
     return render(request, "campaign/sector.html", context)

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -17,18 +16,17 @@ from django.views.decorators.vary import vary_on_headers
 from campaign.engine.map import Fortification, MapState, SectorSpec, SectorState
 from campaign.engine.svg import holder_label, render_map_svg
 from campaign.forms import RoundForm
-from campaign.models import Campaign, LogKind
+from campaign.models import Campaign
 from campaign.permissions import (
     campaign_access,
     can_join,
     can_leave,
     can_manage_campaign,
     can_withdraw,
-    results_frozen_at,
+    sealed_round,
 )
 from campaign.selectors import (
     campaign_map,
-    log_entries,
     map_state_at,
     map_state_now,
     registrations_for_campaign,
@@ -36,8 +34,8 @@ from campaign.selectors import (
     sector_names,
     sectors_for_map,
 )
+from campaign.selectors.hidden_results import log_entries_shown
 from campaign.selectors.rounds import battle_this_round
-from campaign.services.results import RESULT
 from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
 from campaign.views.presenters import describe_entry, settings_summary
 from campaign.views.registrations import register_action_allowed
@@ -87,18 +85,10 @@ def map_panel(
     round_number: int | None,
     *,
     highlight: str | None = None,
-    frozen_at: int | None = None,
 ) -> dict[str, Any]:
-    """The map as SVG and as a table, now (None) or at the end of ``round_number``.
-
-    ``frozen_at`` (``battles.permissions.results_frozen_at``): the viewer sees
-    results only as of the end of that round, so neither "now" nor a later round
-    shows what the open round's results changed.
-    """
+    """The map as SVG and as a table, now (None) or at the end of ``round_number``."""
     if campaign.map_document is None:
         return {"has_map": False}
-    if frozen_at is not None:
-        round_number = frozen_at if round_number is None else min(round_number, frozen_at)
     zmap = campaign_map(campaign=campaign)
     state: MapState = (
         map_state_now(sectors=sectors_for_map(campaign=campaign))
@@ -117,10 +107,9 @@ def map_panel(
         "map_name": zmap.name,
         "map_svg": svg,
         "sector_rows": rows,
-        "rounds": list(range((campaign.current_round if frozen_at is None else frozen_at) + 1)),
+        "rounds": list(range(campaign.current_round + 1)),
         "shown_round": shown,
         "is_now": round_number is None,
-        "results_hidden": frozen_at is not None,
     }
 
 
@@ -129,10 +118,9 @@ def map_panel(
 def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = page_campaign_or_404(request, pk)
     round_form = RoundForm(request.GET or None, current_round=campaign.current_round)
-    frozen = results_frozen_at(request.user, campaign)
     context: dict[str, Any] = {
         "campaign": campaign,
-        **map_panel(campaign, round_form.chosen(), frozen_at=frozen),
+        **map_panel(campaign, round_form.chosen()),
     }
     if request.htmx and request.htmx.target == "campaign-map":
         return render(request, "campaign/_map.html", context)
@@ -161,12 +149,7 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def campaign_timeline(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_or_404(request, pk)
-    entries = log_entries(campaign=campaign)
-    frozen = results_frozen_at(request.user, campaign)
-    if frozen is not None:
-        # What the open round's results did stays out of sight until it closes, as on the map.
-        derived = Q(kind=LogKind.RESULT_RECORDED) | Q(kind=LogKind.SECTOR_CHANGED, cause=RESULT)
-        entries = entries.exclude(derived, round_number__gt=frozen)
+    entries = log_entries_shown(campaign=campaign, sealed_round=sealed_round(request.user, campaign))
     page = Paginator(entries, LOG_ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     names = sector_names(campaign=campaign)
     battles = battle_words(request, campaign, list(page.object_list))
