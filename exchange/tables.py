@@ -65,8 +65,8 @@ def results_csv(*, campaign: Campaign, sees_hidden_results: bool) -> str:
     rows = []
     for battle in battles:
         head = [battle.round.number, battle.sector.name if battle.sector else "",
-                battle.attacker.display_name, battle.attacker.bloc, battle.defender.display_name,
-                battle.defender.bloc]  # fmt: skip
+                battle.attacker.display_name, battle.attacker_bloc, battle.defender.display_name,
+                battle.defender_bloc]  # fmt: skip
         if shown is not None and battle.round.number > shown:
             rows.append([*head, HIDDEN, "", "", "", "", ""])
             continue
