@@ -20,6 +20,11 @@ What counts:
   for confirmation: nothing;
 - an adjustment: its points, from the round it was made in.
 
+A bloc's and a faction's table count each battle for the bloc and faction its
+side fought for, as the battle recorded them (``Battle.attacker_bloc``...), not
+for the place's bloc now; a player counts as a player of their bloc and faction
+now, with their adjustments.
+
 The table of round N counts the battles of rounds 1 to N, the adjustments and
 ledger entries made up to round N and the sectors as the log has them at the
 end of round N (``campaign.selectors.map_state_at``). It lists the admitted
