@@ -184,9 +184,9 @@ class _Rounds:
         return min(max(round_number or 0, self.numbers[0]), self.numbers[-1])
 
 
-# A player's battles fought for one bloc and faction: (the player, the bloc, the faction) as the battles
-# recorded them. The blocs' and factions' tables count each battle for these, not for the place's bloc now.
-FoughtFor = tuple[int, str, str]
+# A bloc and a faction, as battles recorded what a side fought for. The blocs' and factions' tables count
+# each battle for these, not for the place's bloc now.
+FoughtFor = tuple[str, str]
 
 
 def _count(tally: Tally, row: Mapping[str, Any]) -> None:
@@ -202,8 +202,8 @@ def _count(tally: Tally, row: Mapping[str, Any]) -> None:
 def _player_deltas(
     campaign: Campaign, rounds: _Rounds, needs_meetings: bool
 ) -> tuple[dict[int, dict[int, Tally]], dict[int, dict[FoughtFor, Tally]], Counter[str]]:
-    """Per round: what it adds to each player's totals and to each player's battles per bloc and faction
-    fought for; and the battles counted."""
+    """Per round: what it adds to each player's totals and to the battles fought for each bloc and faction;
+    and the battles counted."""
     deltas: dict[int, dict[int, Tally]] = defaultdict(lambda: defaultdict(Tally))
     fought: dict[int, dict[FoughtFor, Tally]] = defaultdict(lambda: defaultdict(Tally))
     counted: Counter[str] = Counter()
@@ -211,7 +211,7 @@ def _player_deltas(
         for row in side_totals(campaign, side):
             number = rounds.of(row["round__number"])
             _count(deltas[number][row[side]], row)
-            _count(fought[number][(row[side], row[f"{side}_bloc"], row[f"{side}_faction"])], row)
+            _count(fought[number][(row[f"{side}_bloc"], row[f"{side}_faction"])], row)
             if side == "attacker":  # each battle has one attacker: count it once
                 counted["reports"] += row["confirmed"]
                 counted["forfeits"] += row["forfeits"]
@@ -345,14 +345,14 @@ def standings_compute(*, campaign: Campaign) -> Computed:
         owned = Counter(s.owner.value for s in state.values() if s.owner is not None)
         held = Counter(places[s.held_by].faction for s in state.values() if s.held_by in places)
         records = [r.record for r in ranked]
-        battles = [(key, tally.record(key[0], scoring)) for key, tally in fought.items()]
+        battles = [(key, tally.record(0, scoring)) for key, tally in fought.items()]
         blocs = engine.group_totals(records, {pk: places[pk].bloc for pk in running},
                                     keys=[b.value for b in Bloc], sectors=owned, resources=bloc_balance,
-                                    fought=[(bloc, record) for (_pk, bloc, _f), record in battles])  # fmt: skip
+                                    fought=[(bloc, record) for (bloc, _faction), record in battles])  # fmt: skip
         factions = engine.group_totals(
             records, {pk: places[pk].faction for pk in running},
             sectors=held if per_player else None, resources=faction_balance if per_player else None,
-            fought=[(faction, record) for (_pk, _b, faction), record in battles],
+            fought=[(faction, record) for (_bloc, faction), record in battles],
         )  # fmt: skip
         table = Table(number, [_player_row(r, tiebreakers) for r in ranked], _group_rows(blocs),
                       _group_rows(factions))  # fmt: skip

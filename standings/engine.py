@@ -211,8 +211,8 @@ def group_totals(
 
     Without ``fought``, each player's whole record counts for the player's group. With it, a player
     counts for ``group_of`` as a player and with its adjustment only, and the battles count for the
-    group each was fought for: ``fought`` pairs a group with a record of a player's battles fought for
-    it (a player who fought for two groups has a record for each).
+    group each was fought for: ``fought`` pairs a group with a record of battles fought for it (a group
+    may have several).
     """
     names = ("players", "points", "won", "drawn", "lost", "vp_for", "vp_against", "ap_destroyed")
     # Summed in plain lists: building a frozen record per player would dominate a 500-player recompute.
