@@ -172,7 +172,8 @@ def _check_rows(problems: Problems, section: Section, rows: list[Any]) -> set[in
             ids.add(row_id)
         for name, kind in section.plain.items():
             if name not in row:
-                problems.add(f"{at}.{name}", "missing", f"{at}.{name} is missing")
+                if name not in section.optional:
+                    problems.add(f"{at}.{name}", "missing", f"{at}.{name} is missing")
                 continue
             row[name] = _check_value(problems, f"{at}.{name}", row[name], kind, column(section.model, name))
         for name in section.users:

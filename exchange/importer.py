@@ -33,7 +33,16 @@ from campaign.services.log import log_write
 from campaign.services.versions import results_changed
 from core.errors import FieldProblem
 from exchange.checks import ImportRefusedError, document_check
-from exchange.spec import CAMPAIGN_PLAIN, SECTIONS, SUBJECT_SECTIONS, Section, column, ref_target
+from exchange.spec import (
+    BATTLE_SIDES,
+    CAMPAIGN_PLAIN,
+    SECTIONS,
+    SIDE_COLUMNS,
+    SUBJECT_SECTIONS,
+    Section,
+    column,
+    ref_target,
+)
 
 _BATCH = 500
 # Rows written between two reports of progress.
@@ -119,11 +128,15 @@ class _Writer:
         self.later: dict[tuple[type[models.Model], str], list[tuple[int, Any]]] = defaultdict(list)
         # Late references: (section, column, new pk, the document id it names), resolved once all rows exist.
         self.pending: list[tuple[Section, str, int, int]] = []
+        # The file's enrolments by file id, read only for a battle that lacks what its sides fought as.
+        self.places: dict[int, Mapping[str, Any]] | None = None
 
     def _row(self, section: Section, row: Mapping[str, Any]) -> models.Model | None:
         values: dict[str, Any] = {}
         stamps: list[tuple[str, Any]] = []
         for name in section.plain:
+            if name not in row:  # an optional column an older file lacks: ``_adapt`` fills it
+                continue
             field = column(section.model, name)
             if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
                 stamps.append((name, row[name]))
@@ -156,12 +169,25 @@ class _Writer:
                 values["claim_token"] = new_claim_token()
         elif section.key == "registrations":
             values["catalogue_id"] = self.catalogue_ids[(row["catalogue_name"], row["catalogue_version"])]
+        elif section.key == "battles":
+            self._sides(row, values)
         elif section.key == "log":
             values["subject"] = _subject(row["subject"], self.ids, self.users)
             if row["field"] == "held_by" and row["kind"] == LogKind.SECTOR_CHANGED:
                 values["before"] = _held_by(row["before"], self.ids["enrolments"])
                 values["after"] = _held_by(row["after"], self.ids["enrolments"])
         return True
+
+    def _sides(self, row: Mapping[str, Any], values: dict[str, Any]) -> None:
+        """A battle of an older file, without what its sides fought as: each side's enrolment in the file."""
+        if all(name in row for name in BATTLE_SIDES):
+            return
+        if self.places is None:
+            self.places = {place["id"]: place for place in self.document["enrolments"]}
+        for side in ("attacker", "defender"):
+            place = self.places[row[side]]
+            for name in SIDE_COLUMNS:
+                values.setdefault(f"{side}_{name}", place[name])
 
     def section(self, section: Section) -> None:
         rows = self.document[section.key]

@@ -52,7 +52,11 @@ def _section(section: Section) -> dict[str, Any]:
     return {
         "type": "array",
         "maxItems": section.max_items,
-        "items": {"type": "object", "required": sorted(properties), "properties": properties},
+        "items": {
+            "type": "object",
+            "required": sorted(set(properties) - set(section.optional)),
+            "properties": properties,
+        },
     }
 
 

@@ -53,6 +53,8 @@ class Section:
     users: tuple[str, ...] = ()
     # Refs written after every row exists (a row pointing to a later row of its own section, or to the log).
     late: tuple[str, ...] = ()
+    # Plain columns a file from an older release may leave out: the import fills them (exchange.importer).
+    optional: tuple[str, ...] = ()
 
 
 # The campaign's own columns, as they are exported (secrets such as the invitation token are not).
@@ -66,6 +68,14 @@ CAMPAIGN_PLAIN: dict[str, Kind] = {
     "map_document": "json?", "map_version": "int", "current_round": "int", "created_at": "datetime",
     "started_at": "datetime?", "finished_at": "datetime?",
 }  # fmt: skip
+
+# What each side of a battle fought as, recorded on the battle. Files exported before these columns
+# existed lack them: the import takes them from the side's enrolment in the file, as the migration that
+# added them did (campaign 0007).
+SIDE_COLUMNS: dict[str, Kind] = {"bloc": "str", "faction": "str", "mercenary": "bool"}
+BATTLE_SIDES: dict[str, Kind] = {
+    f"{side}_{name}": kind for side in ("attacker", "defender") for name, kind in SIDE_COLUMNS.items()
+}
 
 SECTIONS: tuple[Section, ...] = (
     Section("co_organisers", CoOrganiser, limits.MAX_CO_ORGANISERS,
@@ -94,10 +104,10 @@ SECTIONS: tuple[Section, ...] = (
             {"mission": "str", "points_limit": "int", "status": "str", "source": "str", "notes": "json",
              "settled_by_close": "bool", "result": "json?", "confirmed_at": "datetime?",
              "pending_result": "json?", "pending_at": "datetime?",
-             "created_at": "datetime", "published_at": "datetime?"},
+             "created_at": "datetime", "published_at": "datetime?", **BATTLE_SIDES},
             refs={"round": "rounds", "sector": "sectors?", "attacker": "enrolments", "defender": "enrolments",
                   "winner": "enrolments?", "result_order": "log?"},
-            late=("result_order",)),
+            late=("result_order",), optional=(*BATTLE_SIDES, "pending_result", "pending_at")),
     Section("byes", Bye, limits.MAX_BATTLES,
             {"published": "bool", "note": "str"}, refs={"round": "rounds", "enrolment": "enrolments"}),
     Section("challenges", Challenge, limits.MAX_BATTLES,

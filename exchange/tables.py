@@ -62,8 +62,8 @@ def results_csv(*, campaign: Campaign) -> str:
     rows = []
     for battle in battles:
         head = [battle.round.number, battle.sector.name if battle.sector else "",
-                battle.attacker.display_name, battle.attacker.bloc, battle.defender.display_name,
-                battle.defender.bloc]  # fmt: skip
+                battle.attacker.display_name, battle.attacker_bloc, battle.defender.display_name,
+                battle.defender_bloc]  # fmt: skip
         confirmed = battle.status == BattleStatus.CONFIRMED
         result = battle.result if confirmed else None
         winner = battle.winner.display_name if confirmed and battle.winner else ("draw" if result else "")

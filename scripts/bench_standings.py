@@ -83,6 +83,7 @@ def build(name: str, reports: int, seed: int) -> Any:
         LogKind,
         ResourceEntry,
         Round,
+        sides_recorded,
     )  # fmt: skip
     from campaign.options import Status
     from campaign.services.map import campaign_map_load
@@ -118,6 +119,7 @@ def build(name: str, reports: int, seed: int) -> Any:
             roll = rng.random()
             if roll < 0.03:
                 battles.append(Battle(campaign=campaign, round=played, attacker=attacker, defender=defender,
+                                      **sides_recorded(attacker=attacker, defender=defender),
                                       mission="hold-the-line", points_limit=150, status=BattleStatus.FORFEITED,
                                       source=BattleSource.PAIRING))  # fmt: skip
                 continue
@@ -128,7 +130,8 @@ def build(name: str, reports: int, seed: int) -> Any:
                       "victory_points": vp, "ap_destroyed": ap}  # fmt: skip
             battles.append(Battle(
                 campaign=campaign, round=played, attacker=attacker, defender=defender, mission="hold-the-line",
-                points_limit=150, status=BattleStatus.CONFIRMED, source=BattleSource.PAIRING, result=result,
+                **sides_recorded(attacker=attacker, defender=defender), points_limit=150,
+                status=BattleStatus.CONFIRMED, source=BattleSource.PAIRING, result=result,
                 winner={"attacker": attacker, "defender": defender}.get(winner or ""),
             ))  # fmt: skip
     Battle.objects.bulk_create(battles, batch_size=1000)

@@ -20,6 +20,11 @@ What counts:
   for confirmation: nothing;
 - an adjustment: its points, from the round it was made in.
 
+A bloc's and a faction's table count each battle for the bloc and faction its
+side fought for, as the battle recorded them (``Battle.attacker_bloc``...), not
+for the place's bloc now; a player counts as a player of their bloc and faction
+now, with their adjustments.
+
 The table of round N counts the battles of rounds 1 to N, the adjustments and
 ledger entries made up to round N and the sectors as the log has them at the
 end of round N (``campaign.selectors.map_state_at``). It lists the admitted
@@ -83,11 +88,12 @@ def _battles(campaign: Campaign) -> QuerySet[Battle]:
 
 
 def side_totals(campaign: Campaign, side: str) -> QuerySet[Battle, Any]:
-    """Per player of ``side`` and round: results, forfeits, VP for and against, AP destroyed (one query)."""
+    """Per player of ``side``, the bloc and faction it fought for, and round: results, forfeits, VP for and
+    against, AP destroyed (one query)."""
     other = OTHER[side]
     totals: QuerySet[Battle, Any] = (
         _battles(campaign)
-        .values(side, "round__number")
+        .values(side, f"{side}_bloc", f"{side}_faction", "round__number")
         .annotate(
             won=Count("pk", filter=_won(side)),
             drawn=Count("pk", filter=_DRAW),
@@ -178,22 +184,34 @@ class _Rounds:
         return min(max(round_number or 0, self.numbers[0]), self.numbers[-1])
 
 
+# A bloc and a faction, as battles recorded what a side fought for. The blocs' and factions' tables count
+# each battle for these, not for the place's bloc now.
+FoughtFor = tuple[str, str]
+
+
+def _count(tally: Tally, row: Mapping[str, Any]) -> None:
+    tally.won += row["won"]
+    tally.drawn += row["drawn"]
+    tally.lost += row["lost"]
+    tally.forfeited += row["forfeited"]
+    tally.vp_for += row["vp_for"] or 0
+    tally.vp_against += row["vp_against"] or 0
+    tally.ap_destroyed += row["ap_destroyed"] or 0
+
+
 def _player_deltas(
     campaign: Campaign, rounds: _Rounds, needs_meetings: bool
-) -> tuple[dict[int, dict[int, Tally]], Counter[str]]:
-    """Per round, per player: what that round adds to the player's totals; and the battles counted."""
+) -> tuple[dict[int, dict[int, Tally]], dict[int, dict[FoughtFor, Tally]], Counter[str]]:
+    """Per round: what it adds to each player's totals and to the battles fought for each bloc and faction;
+    and the battles counted."""
     deltas: dict[int, dict[int, Tally]] = defaultdict(lambda: defaultdict(Tally))
+    fought: dict[int, dict[FoughtFor, Tally]] = defaultdict(lambda: defaultdict(Tally))
     counted: Counter[str] = Counter()
     for side in SIDES:
         for row in side_totals(campaign, side):
-            tally = deltas[rounds.of(row["round__number"])][row[side]]
-            tally.won += row["won"]
-            tally.drawn += row["drawn"]
-            tally.lost += row["lost"]
-            tally.forfeited += row["forfeited"]
-            tally.vp_for += row["vp_for"] or 0
-            tally.vp_against += row["vp_against"] or 0
-            tally.ap_destroyed += row["ap_destroyed"] or 0
+            number = rounds.of(row["round__number"])
+            _count(deltas[number][row[side]], row)
+            _count(fought[number][(row[f"{side}_bloc"], row[f"{side}_faction"])], row)
             if side == "attacker":  # each battle has one attacker: count it once
                 counted["reports"] += row["confirmed"]
                 counted["forfeits"] += row["forfeits"]
@@ -215,7 +233,7 @@ def _player_deltas(
     for row in adjustments:
         deltas[rounds.of(row["round_number"])][row["enrolment"]].adjustment += row["total"]
         counted["adjustments"] += row["made"]
-    return deltas, counted
+    return deltas, fought, counted
 
 
 def _scoring(campaign: Campaign) -> engine.Scoring:
@@ -298,12 +316,13 @@ def standings_compute(*, campaign: Campaign) -> Computed:
             "pk", "bloc", "faction", "status", "decided_at"
         )
     }
-    deltas, counted = _player_deltas(campaign, rounds, needs_meetings)
+    deltas, fought_deltas, counted = _player_deltas(campaign, rounds, needs_meetings)
     resources = _resources(campaign, rounds, places)
     sectors = _sectors(campaign, rounds)
     per_player = campaign.resources_held_by == ResourceHolder.PLAYER
     scoring = _scoring(campaign)
     running: dict[int, Tally] = {}
+    fought: dict[FoughtFor, Tally] = {}
     bloc_balance: Counter[str] = Counter()
     faction_balance: Counter[str] = Counter()
     tables: list[Table] = []
@@ -314,6 +333,8 @@ def standings_compute(*, campaign: Campaign) -> Computed:
                 running[pk] = Tally()
         for pk, delta in deltas.get(number, {}).items():
             _add(running.setdefault(pk, Tally()), delta)
+        for key, delta in fought_deltas.get(number, {}).items():
+            _add(fought.setdefault(key, Tally()), delta)
         blocs_added, factions_added = resources.get(number, (Counter(), Counter()))
         bloc_balance.update(blocs_added)
         faction_balance.update(factions_added)
@@ -324,11 +345,14 @@ def standings_compute(*, campaign: Campaign) -> Computed:
         owned = Counter(s.owner.value for s in state.values() if s.owner is not None)
         held = Counter(places[s.held_by].faction for s in state.values() if s.held_by in places)
         records = [r.record for r in ranked]
+        battles = [(key, tally.record(0, scoring)) for key, tally in fought.items()]
         blocs = engine.group_totals(records, {pk: places[pk].bloc for pk in running},
-                                    keys=[b.value for b in Bloc], sectors=owned, resources=bloc_balance)  # fmt: skip
+                                    keys=[b.value for b in Bloc], sectors=owned, resources=bloc_balance,
+                                    fought=[(bloc, record) for (bloc, _faction), record in battles])  # fmt: skip
         factions = engine.group_totals(
             records, {pk: places[pk].faction for pk in running},
             sectors=held if per_player else None, resources=faction_balance if per_player else None,
+            fought=[(faction, record) for (_bloc, faction), record in battles],
         )  # fmt: skip
         table = Table(number, [_player_row(r, tiebreakers) for r in ranked], _group_rows(blocs),
                       _group_rows(factions))  # fmt: skip

@@ -205,15 +205,32 @@ def group_totals(
     keys: Iterable[str] = (),
     sectors: Mapping[str, int] | None = None,
     resources: Mapping[str, int] | None = None,
+    fought: Iterable[tuple[str, PlayerRecord]] | None = None,
 ) -> list[GroupRecord]:
-    """The totals of each group (``keys`` listed even without players), with its sectors and resources."""
+    """The totals of each group (``keys`` listed even without players), with its sectors and resources.
+
+    Without ``fought``, each player's whole record counts for the player's group. With it, a player
+    counts for ``group_of`` as a player and with its adjustment only, and the battles count for the
+    group each was fought for: ``fought`` pairs a group with a record of battles fought for it (a group
+    may have several).
+    """
     names = ("players", "points", "won", "drawn", "lost", "vp_for", "vp_against", "ap_destroyed")
     # Summed in plain lists: building a frozen record per player would dominate a 500-player recompute.
     sums: dict[str, list[int]] = {key: [0] * len(names) for key in keys}
     for r in records:
         total = sums.setdefault(group_of[r.key], [0] * len(names))
+        if fought is not None:
+            total[0] += 1
+            total[1] += r.adjustment
+            continue
         for index, value in enumerate(
             (1, r.points, r.won, r.drawn, r.lost, r.vp_for, r.vp_against, r.ap_destroyed)
+        ):
+            total[index] += value
+    for group, r in fought or ():
+        total = sums.setdefault(group, [0] * len(names))
+        for index, value in enumerate(
+            (r.points - r.adjustment, r.won, r.drawn, r.lost, r.vp_for, r.vp_against, r.ap_destroyed), start=1
         ):
             total[index] += value
     return [

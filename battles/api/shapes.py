@@ -19,7 +19,7 @@ from campaign.api.round_shapes import (
     FORTIFICATION_CHOICES,
     MISSION_CHOICES,
     ROUND_MAX,
-    PlaceBriefOutput,
+    BattleSideOutput,
     SectorBriefOutput,
 )
 from campaign.engine.map import Fortification
@@ -272,8 +272,8 @@ class ReportSummaryOutput(serializers.Serializer[Any]):
     url = serializers.SerializerMethodField()
     round = serializers.IntegerField(source="battle.round.number", min_value=1, max_value=ROUND_MAX)
     sector = SectorBriefOutput(source="battle.sector", allow_null=True)
-    attacker = PlaceBriefOutput(source="battle.attacker")
-    defender = PlaceBriefOutput(source="battle.defender")
+    attacker = BattleSideOutput(source="battle.attacker_side")
+    defender = BattleSideOutput(source="battle.defender_side")
     status = serializers.ChoiceField(choices=ReportStatus.choices)
     submitted_by = serializers.SerializerMethodField()
     submitted_at = serializers.DateTimeField()

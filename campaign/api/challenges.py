@@ -210,7 +210,10 @@ class ChallengeAcceptApi(CampaignApi):
         responses={
             200: ChallengeOutput,
             **_ANSWER_REFUSALS,
-            **refusals(s409="challenge-answered, challenge-expired; round-not-open; already-fighting."),
+            **refusals(
+                s409="challenge-answered, challenge-expired; round-not-open; already-fighting; same-bloc "
+                "(one of the two has since joined the other's bloc)."
+            ),
         },
         operation_id="challenges_accept",
         tags=CHALLENGES,

@@ -83,7 +83,8 @@ class EnrolmentCollectionApi(CampaignApi):
         responses={
             201: EnrolmentOutput,
             **refusals(
-                s400="invalid, unknown-field; unknown-faction, faction-of-another-bloc, mercenary-faction.",
+                s400="invalid, unknown-field; unknown-faction, faction-of-another-bloc, mercenary-faction; "
+                "rejoin-other-bloc (you fought for another bloc in this campaign: rejoin for that one).",
                 s403="not_authenticated.",
                 s404=f"{UNSEEN} A private campaign needs its invite_token.",
                 s409="already-joined; not-taking-players (a draft or finished campaign).",

@@ -57,6 +57,15 @@ class PlaceBriefOutput(serializers.Serializer[Any]):
         return place.player.get_username() if place.player is not None else None
 
 
+class BattleSideOutput(PlaceBriefOutput):
+    """A side of a battle: the place, and the bloc, faction and mercenary flag it fought as (recorded on the
+    battle when it was made: the place's bloc now may differ)."""
+
+    bloc = serializers.ChoiceField(choices=BLOC_CHOICES, help_text="The bloc this side fought for.")
+    faction = serializers.CharField(help_text="The faction key this side fought as; empty for none.")
+    mercenary = serializers.BooleanField(help_text="This side fought as mercenaries for its bloc.")
+
+
 class SectorBriefOutput(serializers.Serializer[Any]):
     key = serializers.CharField(max_length=engine.MAX_KEY_LENGTH)
     name = serializers.CharField(max_length=engine.MAX_NAME_LENGTH)
@@ -96,8 +105,8 @@ class BattleOutput(serializers.ModelSerializer[Battle]):
     sector = SectorBriefOutput(
         allow_null=True, help_text="The sector at stake; null when no sector lies on the front."
     )
-    attacker = PlaceBriefOutput()
-    defender = PlaceBriefOutput()
+    attacker = BattleSideOutput(source="attacker_side")
+    defender = BattleSideOutput(source="defender_side")
     mission = serializers.ChoiceField(choices=MISSION_CHOICES)
     status = serializers.ChoiceField(choices=BattleStatus.choices)
     # The serializer metaclass takes declared fields off the class, so this does not replace Field.source.

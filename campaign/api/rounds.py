@@ -269,7 +269,10 @@ class PairingsPublishApi(CampaignApi):
         request=None,
         responses={
             200: RoundDetailOutput,
-            **_run(s409=f"{_DRAFT_CONFLICTS}; no-draft; pairing-stale (generate again)."),
+            **_run(
+                s409=f"{_DRAFT_CONFLICTS}; no-draft; pairing-stale (a drafted player has since accepted a "
+                "challenge or changed bloc: generate again)."
+            ),
         },
         operation_id="pairings_publish",
         tags=PAIRINGS,

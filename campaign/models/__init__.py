@@ -8,6 +8,7 @@ from campaign.models.players import Enrolment, EnrolmentStatus
 from campaign.models.registrations import Registration
 from campaign.models.rounds import (
     Battle,
+    BattleSide,
     BattleSource,
     BattleStatus,
     Bye,
@@ -15,11 +16,13 @@ from campaign.models.rounds import (
     ChallengeStatus,
     Round,
     RoundStatus,
+    sides_recorded,
 )
 from campaign.models.webhooks import DeliveryStatus, WebhookDelivery
 
 __all__ = [
     "Battle",
+    "BattleSide",
     "BattleSource",
     "BattleStatus",
     "Bye",
@@ -40,4 +43,5 @@ __all__ = [
     "RoundStatus",
     "Sector",
     "WebhookDelivery",
+    "sides_recorded",
 ]

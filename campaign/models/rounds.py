@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
+from armies.blocs import BLOC_CHOICES
+from armies.validation.limits import KEY_MAX_LENGTH
 from campaign.models.campaign import Campaign
 from campaign.models.map import Sector
 from campaign.models.players import Enrolment
@@ -60,8 +65,51 @@ class BattleSource(models.TextChoices):
     CHALLENGE = "challenge", "Accepted challenge"
 
 
+SIDES = ("attacker", "defender")
+_BLOCS = [value for value, _label in BLOC_CHOICES]
+
+
+def sides_recorded(*, attacker: Enrolment, defender: Enrolment) -> dict[str, Any]:
+    """The columns recording what each side fights as (bloc, faction, mercenary), read from the places now.
+
+    Every way a battle is made or its sides change sets them from this: a result then keeps the bloc it
+    was fought for, whatever the place becomes later.
+    """
+    return {
+        f"{side}_{name}": getattr(place, name)
+        for side, place in (("attacker", attacker), ("defender", defender))
+        for name in ("bloc", "faction", "mercenary")
+    }
+
+
+@dataclass(frozen=True)
+class BattleSide:
+    """One side of a battle as it was fought: the place, and the bloc, faction and mercenary flag recorded."""
+
+    place: Enrolment
+    bloc: str
+    faction: str
+    mercenary: bool
+
+    @property
+    def id(self) -> int:
+        return self.place.pk
+
+    @property
+    def display_name(self) -> str:
+        return self.place.display_name
+
+    @property
+    def player(self) -> Any:
+        return self.place.player
+
+
 class Battle(models.Model):
-    """A battle of a round: who attacks whom over which sector, in which mission, at how many AP."""
+    """A battle of a round: who attacks whom over which sector, in which mission, at how many AP.
+
+    Each side's bloc, faction and mercenary flag are recorded when the battle is made (``sides_recorded``):
+    the map, the awards and the standings read these, never the place's bloc now.
+    """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="battles")
@@ -71,6 +119,12 @@ class Battle(models.Model):
     )
     attacker = models.ForeignKey(Enrolment, on_delete=models.PROTECT, related_name="battles_attacked")
     defender = models.ForeignKey(Enrolment, on_delete=models.PROTECT, related_name="battles_defended")
+    attacker_bloc = models.CharField(max_length=10, choices=BLOC_CHOICES)
+    defender_bloc = models.CharField(max_length=10, choices=BLOC_CHOICES)
+    attacker_faction = models.CharField(max_length=KEY_MAX_LENGTH, blank=True)
+    defender_faction = models.CharField(max_length=KEY_MAX_LENGTH, blank=True)
+    attacker_mercenary = models.BooleanField(default=False)
+    defender_mercenary = models.BooleanField(default=False)
     mission = models.CharField(max_length=40)
     points_limit = models.PositiveIntegerField()
     status = models.CharField(max_length=10, choices=BattleStatus.choices, default=BattleStatus.DRAFT)
@@ -104,11 +158,34 @@ class Battle(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(attacker=models.F("defender")), name="battle-two-sides"
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(attacker_bloc__in=_BLOCS, defender_bloc__in=_BLOCS),
+                name="battle-sides-recorded",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.attacker.display_name} attacks {self.defender.display_name}"
+
+    def side(self, side: str) -> BattleSide:
+        """``side`` ("attacker" or "defender") as it fought this battle."""
+        if side not in SIDES:
+            raise ValueError(f"a battle has an attacker and a defender, not {side!r}")
+        return BattleSide(
+            getattr(self, side),
+            getattr(self, f"{side}_bloc"),
+            getattr(self, f"{side}_faction"),
+            getattr(self, f"{side}_mercenary"),
+        )
+
+    @property
+    def attacker_side(self) -> BattleSide:
+        return self.side("attacker")
+
+    @property
+    def defender_side(self) -> BattleSide:
+        return self.side("defender")
 
 
 class Bye(models.Model):

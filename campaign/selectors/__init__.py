@@ -15,13 +15,17 @@ from armies.models import Faction
 from campaign.engine.map import Fortification, MapState, SectorState, Terrain, ZverogradMap, replay
 from campaign.engine.mapformat import map_from_json
 from campaign.models import (
+    Battle,
+    BattleStatus,
     Campaign,
     CoOrganiser,
     Enrolment,
     EnrolmentStatus,
+    FortificationPurchase,
     LogEntry,
     LogKind,
     Registration,
+    ResourceEntry,
     Sector,
 )
 from campaign.options import Status
@@ -307,3 +311,17 @@ def placeholder_for_claim(*, token: str) -> Enrolment | None:
 
 def enrolment_in_campaign(*, campaign: Campaign, pk: int) -> Enrolment | None:
     return Enrolment.objects.select_related("player").filter(campaign=campaign, pk=pk).first()
+
+
+def place_has_history(*, enrolment: Enrolment) -> bool:
+    """Whether the place has fought or held anything for its bloc (one query): a battle beyond a draft,
+    a ledger entry or a purchase of its own, or a sector it holds."""
+    place = OuterRef("pk")
+    fought = Battle.objects.exclude(status=BattleStatus.DRAFT).filter(Q(attacker=place) | Q(defender=place))
+    return Enrolment.objects.filter(
+        Q(Exists(fought))
+        | Q(Exists(ResourceEntry.objects.filter(enrolment=place)))
+        | Q(Exists(FortificationPurchase.objects.filter(bought_by=place)))
+        | Q(Exists(Sector.objects.filter(held_by=place))),
+        pk=enrolment.pk,
+    ).exists()

@@ -32,6 +32,7 @@ from campaign.models import (
     Round,
     RoundStatus,
     Sector,
+    sides_recorded,
 )
 from campaign.selectors import campaign_map, map_state_now, sectors_for_map
 from campaign.services import notices
@@ -154,11 +155,18 @@ def challenge_accept(*, challenge: Challenge, actor: Any) -> Battle:
             raise CampaignConflictError(
                 "already-fighting", f"{place.display_name} already has a battle this round"
             )
+    if challenge.challenger.bloc == challenge.challenged.bloc:
+        # One of them left and joined the other's bloc since the challenge was made.
+        raise CampaignConflictError(
+            "same-bloc", f"{challenge.challenger.display_name} and {challenge.challenged.display_name} now fight "
+            f"for {challenge.challenger.bloc}", "challenge",
+        )  # fmt: skip
     challenge = _answer(challenge, ChallengeStatus.ACCEPTED, actor)
     sector = challenge.sector
     battle = Battle.objects.create(
         campaign=challenge.campaign, round=challenge.round, sector=sector, attacker=challenge.challenger,
-        defender=challenge.challenged, mission=suggested_mission(Terrain(sector.terrain)).key,
+        defender=challenge.challenged, **sides_recorded(attacker=challenge.challenger, defender=challenge.challenged),
+        mission=suggested_mission(Terrain(sector.terrain)).key,
         points_limit=challenge.campaign.points_limit, status=BattleStatus.SCHEDULED, source=BattleSource.CHALLENGE,
         published_at=timezone.now(),
     )  # fmt: skip

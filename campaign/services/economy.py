@@ -17,6 +17,7 @@ from campaign import limits
 from campaign.engine.map import Fortification
 from campaign.errors import CampaignConflictError, CampaignError
 from campaign.models import (
+    BattleSide,
     Campaign,
     Enrolment,
     EnrolmentStatus,
@@ -53,6 +54,13 @@ def holder_of(campaign: Campaign, enrolment: Enrolment) -> Holder:
     if campaign.resources_held_by == ResourceHolder.PLAYER:
         return Holder(enrolment=enrolment)
     return Holder(bloc=enrolment.bloc)
+
+
+def holder_of_side(campaign: Campaign, side: BattleSide) -> Holder:
+    """Who a battle's award goes to: the bloc the side fought for (recorded on the battle), or the player."""
+    if campaign.resources_held_by == ResourceHolder.PLAYER:
+        return Holder(enrolment=side.place)
+    return Holder(bloc=side.bloc)
 
 
 def balance(*, campaign: Campaign, holder: Holder) -> int:

@@ -32,6 +32,7 @@ from campaign.models import (
     LogKind,
     Round,
     Sector,
+    sides_recorded,
 )
 from campaign.selectors import campaign_map, map_state_now, sectors_for_map
 from campaign.services import notices
@@ -99,12 +100,14 @@ def _store(campaign: Campaign, round: Round, pairing: engine.Pairing) -> list[Ba
     Battle.objects.filter(round=round, status=BattleStatus.DRAFT).delete()
     Bye.objects.filter(round=round, published=False).delete()
     sectors = {s.key: s for s in Sector.objects.filter(campaign=campaign)}
+    places = Enrolment.objects.in_bulk([p for b in pairing.battles for p in (b.attacker_id, b.defender_id)])
     battles = Battle.objects.bulk_create(
         Battle(
             campaign=campaign,
             round=round,
             attacker_id=b.attacker_id,
             defender_id=b.defender_id,
+            **sides_recorded(attacker=places[b.attacker_id], defender=places[b.defender_id]),
             sector=sectors[b.sector] if b.sector is not None else None,
             mission=suggested_mission(_terrain(sectors, b.sector)).key,
             points_limit=campaign.points_limit,
@@ -241,6 +244,27 @@ def battle_terms_update(
     return battle
 
 
+_SIDE_COLUMNS = [
+    f"{side}_{name}" for side in ("attacker", "defender") for name in ("bloc", "faction", "mercenary")
+]
+
+
+def _record_sides(drafts: list[Battle]) -> None:
+    """Record each side as it is scheduled (a faction changed since the draft is taken up); a player who has
+    changed bloc since the draft was made leaves the draft stale, since it paired the old bloc."""
+    for battle in drafts:
+        now = sides_recorded(attacker=battle.attacker, defender=battle.defender)
+        if (now["attacker_bloc"], now["defender_bloc"]) != (battle.attacker_bloc, battle.defender_bloc):
+            raise CampaignConflictError(
+                "pairing-stale",
+                "a drafted player has since joined another bloc: generate the pairings again",
+                "round",
+            )
+        for name, value in now.items():
+            setattr(battle, name, value)
+    Battle.objects.bulk_update(drafts, _SIDE_COLUMNS)
+
+
 @transaction.atomic
 def pairings_publish(*, round: Round, actor: Any) -> list[Battle]:
     """Publish the draft: its battles are scheduled and every paired player (and bye) is told."""
@@ -261,6 +285,7 @@ def pairings_publish(*, round: Round, actor: Any) -> list[Battle]:
             "a drafted player has since accepted a challenge: generate the pairings again",
             "round",
         )
+    _record_sides(drafts)
     now = timezone.now()
     Battle.objects.filter(pk__in=[b.pk for b in drafts]).update(
         status=BattleStatus.SCHEDULED, published_at=now

@@ -21,6 +21,7 @@ from campaign.models import Campaign, Enrolment, EnrolmentStatus, LogKind
 from campaign.models.players import new_claim_token
 from campaign.options import Status
 from campaign.permissions import forget_access
+from campaign.selectors import place_has_history
 from campaign.services import notices
 from campaign.services.log import log_write
 from campaign.services.versions import results_changed
@@ -82,7 +83,10 @@ def enrolment_request(
     """Ask to join for a bloc (and a faction); the organisers admit or refuse.
 
     Someone who withdrew, left or was refused may ask again: the same place is
-    reused, so what it recorded stays with it.
+    reused, so what it recorded stays with it. A place that has fought (a battle
+    beyond a draft), has a ledger entry or a purchase, or holds a sector may ask
+    again only for the same bloc (its faction may change within it); one with
+    no such history may choose another bloc.
     """
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if campaign.status not in _TAKES_PLAYERS:
@@ -106,6 +110,13 @@ def enrolment_request(
         if enrolment.status in {EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED}:
             raise CampaignConflictError(
                 "already-joined", "you have already asked to join this campaign", "campaign"
+            )
+        if bloc != enrolment.bloc and place_has_history(enrolment=enrolment):
+            # A result keeps the bloc it was fought for: a place that fought for one bloc stays with it.
+            raise CampaignError(
+                "rejoin-other-bloc",
+                f"You fought for the {enrolment.bloc} in this campaign: you can rejoin only for the {enrolment.bloc}",
+                "bloc",
             )
         before = enrolment.status
         for name, value in fields.items():

@@ -41,7 +41,7 @@ from campaign.models import (
 )
 from campaign.options import ResourceHolder
 from campaign.selectors import campaign_map, map_state_now, sectors_for_map
-from campaign.services.economy import Holder, holder_of
+from campaign.services.economy import Holder, holder_of_side
 from campaign.services.log import log_write
 from campaign.services.map import sector_update
 from campaign.services.versions import results_changed
@@ -57,11 +57,11 @@ def _bump(campaign: Campaign) -> None:
 
 def _awards(campaign: Campaign, battle: Battle) -> list[tuple[Holder, int]]:
     result = battle.result or {}
-    sides = {"attacker": battle.attacker, "defender": battle.defender}
+    sides = {"attacker": battle.attacker_side, "defender": battle.defender_side}
     if result.get("draw"):
-        return [(holder_of(campaign, place), campaign.award_draw) for place in sides.values()]
+        return [(holder_of_side(campaign, side), campaign.award_draw) for side in sides.values()]
     winner = result.get("winner")
-    return [(holder_of(campaign, sides[winner]), campaign.award_win)] if winner in sides else []
+    return [(holder_of_side(campaign, sides[winner]), campaign.award_win)] if winner in sides else []
 
 
 def result_waits_for_close(battle: Battle) -> bool:
@@ -200,7 +200,7 @@ def campaign_state_replay(*, campaign: Campaign) -> dict[str, SectorState]:
         if zmap.is_headquarters(key):
             continue
         state[key] = replace(
-            state[key], owner=Bloc(battle.attacker.bloc), held_by=battle.attacker_id if player_mode else None
+            state[key], owner=Bloc(battle.attacker_bloc), held_by=battle.attacker_id if player_mode else None
         )
     return state
 

@@ -21,7 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from armies import validation as v
 from campaign.battle_terms import Side, battle_list_check, battle_mission, battle_terms
-from campaign.models import Battle, BattleStatus, Campaign, Enrolment, Registration
+from campaign.models import Battle, BattleSide, BattleStatus, Campaign, Enrolment, Registration
 from campaign.permissions import (
     can_manage_campaign,
     can_run_rounds,
@@ -48,6 +48,7 @@ class SidePanel:
 
     side: Side
     enrolment: Enrolment
+    fought: BattleSide  # the bloc, faction and mercenary flag this side fought as, recorded on the battle
     registrations: list[Registration]
     form: ListCheckForm
     chosen: Registration | None
@@ -92,6 +93,7 @@ def _sides(request: HtmxHttpRequest, battle: Battle) -> list[SidePanel]:
             SidePanel(
                 side=side,
                 enrolment=enrolment,
+                fought=battle.side(side),
                 registrations=own,
                 form=form,
                 chosen=chosen,

@@ -29,6 +29,7 @@ from campaign.models import (
     Enrolment,
     Registration,
     Round,
+    sides_recorded,
 )
 from campaign.services.registrations import army_list_register
 from tests.battles.conftest import ALLIED_UNITS, AXIS_UNITS
@@ -117,6 +118,7 @@ class ReportWorld:
         battle = Battle.objects.create(
             campaign=self.campaign, round=round or self.battle.round, sector=sector, attacker=attacker,
             defender=defender, mission="hold-the-line", points_limit=150, status=BattleStatus.SCHEDULED,
+            **sides_recorded(attacker=attacker, defender=defender),
             source=BattleSource.PAIRING,
         )  # fmt: skip
         lists = lists or {"attacker": self._register(attacker, AXIS_UNITS, "Axis"),

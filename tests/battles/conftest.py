@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from armies.services import army_lists as lists
 from battles.services import ReportInput, SideInput
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Registration, Round
+from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Registration, Round, sides_recorded
 from campaign.services.registrations import army_list_register
 from campaign.services.rounds import round_open
 from tests.factories import ArmyListFactory
@@ -38,6 +38,7 @@ def battle(running_campaign: Campaign, round_one: Round, place: Any) -> Battle:
     sector = running_campaign.sectors.filter(owner="", headquarters_of="").first()
     return Battle.objects.create(
         campaign=running_campaign, round=round_one, sector=sector, attacker=place("x1"), defender=place("a1"),
+        **sides_recorded(attacker=place("x1"), defender=place("a1")),
         mission="hold-the-line", points_limit=150, status=BattleStatus.SCHEDULED, source=BattleSource.PAIRING,
     )  # fmt: skip
 

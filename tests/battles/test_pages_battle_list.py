@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.services import report_confirm, report_submit
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Round, RoundStatus
+from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Round, RoundStatus, sides_recorded
 from tests.factories import CampaignFactory, EnrolmentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +30,7 @@ def shown(response) -> list[int]:
 def fight(campaign: Campaign, round: Round, attacker, defender, status=BattleStatus.SCHEDULED) -> Battle:
     return Battle.objects.create(
         campaign=campaign, round=round, attacker=attacker, defender=defender, mission="meeting-engagement",
+        **sides_recorded(attacker=attacker, defender=defender),
         points_limit=150, status=status, source=BattleSource.PAIRING,
     )  # fmt: skip
 

@@ -18,7 +18,7 @@ from battles.services import (
     report_resolve,
     report_submit,
 )
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Round
+from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Round, sides_recorded
 from tests.battles.conftest import ALLIED_UNITS, AXIS_UNITS, page_url, register
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +36,7 @@ def _report(battle: Battle, lists: dict[str, object], lost: int = 1) -> ReportIn
 def _battle(campaign: Campaign, round: Round, attacker, defender) -> Battle:
     return Battle.objects.create(
         campaign=campaign, round=round, sector=None, attacker=attacker, defender=defender,
+        **sides_recorded(attacker=attacker, defender=defender),
         mission="hold-the-line", points_limit=150, status=BattleStatus.SCHEDULED, source=BattleSource.PAIRING,
     )  # fmt: skip
 

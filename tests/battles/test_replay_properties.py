@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from battles.models import BattleReport
 from battles.services import ReportInput, SideInput, report_enter, report_resolve
-from campaign.models import Battle, BattleSource, BattleStatus, Round, Sector
+from campaign.models import Battle, BattleSource, BattleStatus, Round, Sector, sides_recorded
 from campaign.services.map import sector_update
 from campaign.services.results import campaign_check
 from tests.battles.conftest import ALLIED_UNITS, AXIS_UNITS, register
@@ -63,6 +63,7 @@ def test_the_map_and_the_awards_always_equal_a_replay_of_the_history(
                 sector=sectors[s],
                 attacker=place(a),
                 defender=place(d),
+                **sides_recorded(attacker=place(a), defender=place(d)),
                 mission="hold-the-line",
                 points_limit=150,
                 status=BattleStatus.SCHEDULED,

@@ -255,6 +255,22 @@ def test_withdrawing_from_a_running_campaign_is_a_conflict():
     assert (response.status_code, problems(response)) == (409, [("status", "campaign-running")])
 
 
+def test_a_player_who_fought_rejoins_only_for_the_bloc_they_fought_for():
+    world = build_world(public=True, status=Status.RUNNING)
+    world.battle()  # the player (SSU) against the placeholder, scheduled
+    world.client("player").post(world.url("leave/"))
+
+    elsewhere = world.client("player").post(world.url("enrolments/"), {"bloc": "Axis"}, format="json")
+    same = world.client("player").post(world.url("enrolments/"), {"bloc": "SSU"}, format="json")
+
+    assert (elsewhere.status_code, problems(elsewhere)) == (400, [("bloc", "rejoin-other-bloc")])
+    assert elsewhere.json()["errors"][0]["message"] == (
+        "You fought for the SSU in this campaign: you can rejoin only for the SSU"
+    )
+    assert (same.status_code, same.json()["bloc"], same.json()["status"]) == (201, "SSU", "pending")
+    assert same.json()["id"] == world.player_place.pk
+
+
 def test_a_player_leaves_a_running_campaign_with_a_reason():
     world = build_world(status=Status.RUNNING)
 

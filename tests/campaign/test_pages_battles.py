@@ -11,7 +11,7 @@ from django.utils.html import escape
 
 from armies.services.army_lists import army_list_add_unit
 from campaign.battle_terms import battle_list_check
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Round
+from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Round, sides_recorded
 from campaign.services.map import sector_update
 from campaign.services.registrations import army_list_register
 from campaign.services.rounds import round_open
@@ -35,6 +35,7 @@ def battle(running_campaign, round_one, place) -> Battle:
     return Battle.objects.create(
         campaign=running_campaign, round=round_one, sector=running_campaign.sectors.get(key="riverside"),
         attacker=place("s1"), defender=place("a1"), mission="hold-the-line", points_limit=150,
+        **sides_recorded(attacker=place("s1"), defender=place("a1")),
         status=BattleStatus.SCHEDULED, source=BattleSource.PAIRING,
     )  # fmt: skip
 

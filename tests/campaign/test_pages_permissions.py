@@ -41,6 +41,7 @@ from campaign.models import (
     Registration,
     Round,
     RoundStatus,
+    sides_recorded,
 )
 from campaign.options import Status
 from campaign.services.economy import Holder, ledger_adjust
@@ -382,6 +383,7 @@ def build_world(*, public: bool, status: str) -> World:
         zoo = campaign.sectors.get(key="zoo")
         battle = Battle.objects.create(
             campaign=campaign, round=first, sector=zoo, attacker=player_place, defender=alan, mission="breakthrough",
+            **sides_recorded(attacker=player_place, defender=alan),
             points_limit=150, status=BattleStatus.SCHEDULED, source=BattleSource.PAIRING,
         )  # fmt: skip
         challenge = Challenge.objects.create(

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from armies.blocs import Bloc
 from armies.models import Faction
-from campaign.models import Campaign, Enrolment, EnrolmentStatus
+from campaign.models import (
+    Battle,
+    BattleSource,
+    BattleStatus,
+    Campaign,
+    Enrolment,
+    EnrolmentStatus,
+    Round,
+    sides_recorded,
+)
 from campaign.options import Status
 from campaign.services.campaigns import campaign_invite_regenerate
 from tests.factories import EnrolmentFactory
@@ -184,6 +194,29 @@ def test_it_lets_a_player_leave_a_running_campaign_with_a_reason(client, open_ca
     enrolment = Enrolment.objects.get(player=player)
     assert (enrolment.status, enrolment.left_at is not None) == (EnrolmentStatus.LEFT, True)
     assert open_campaign.log.filter(kind="enrolment-changed", reason="Moving to Omsk").exists()
+
+
+def test_it_says_beside_the_bloc_why_a_player_who_fought_cannot_rejoin_elsewhere(
+    client, public_campaign, running_campaign, place
+):
+    x1 = place("x1")
+    first = Round.objects.create(campaign=running_campaign, number=1, deadline=timezone.now())
+    Battle.objects.create(
+        campaign=running_campaign, round=first, attacker=x1, defender=place("a1"), mission="landing",
+        **sides_recorded(attacker=x1, defender=place("a1")), points_limit=150, status=BattleStatus.CONFIRMED,
+        source=BattleSource.PAIRING,
+    )  # fmt: skip
+    Enrolment.objects.filter(pk=x1.pk).update(status=EnrolmentStatus.LEFT)
+    client.force_login(x1.player)
+
+    response = client.post(join_url(running_campaign), {"bloc": "SSU", "message": "Back again"})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["bloc"] == [
+        "You fought for the Axis in this campaign: you can rejoin only for the Axis (field: bloc) [rejoin-other-bloc]"
+    ]
+    assert b"you can rejoin only for the Axis" in response.content
+    assert (place("x1").status, place("x1").bloc) == (EnrolmentStatus.LEFT, "Axis")
 
 
 def test_it_lets_an_account_claim_a_placeholders_place(client, open_campaign, stranger):

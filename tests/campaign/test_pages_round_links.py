@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign, LogEntry, Round
+from campaign.models import Battle, BattleSource, BattleStatus, Campaign, LogEntry, Round, sides_recorded
 from campaign.options import ResourceHolder
 from campaign.services.rounds import round_open
 
@@ -28,6 +28,7 @@ def battle(campaign, round, attacker, defender, sector: str, status: str = Battl
     return Battle.objects.create(
         campaign=campaign, round=round, sector=campaign.sectors.get(key=sector), attacker=attacker,
         defender=defender, mission="landing", points_limit=150, status=status, source=BattleSource.PAIRING,
+        **sides_recorded(attacker=attacker, defender=defender),
     )  # fmt: skip
 
 

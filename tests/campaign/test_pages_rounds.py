@@ -8,7 +8,16 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign, EntryKind, ResourceEntry, Round
+from campaign.models import (
+    Battle,
+    BattleSource,
+    BattleStatus,
+    Campaign,
+    EntryKind,
+    ResourceEntry,
+    Round,
+    sides_recorded,
+)
 from campaign.options import Status, UnplayedPolicy
 from campaign.services.economy import Holder, balance
 from campaign.services.rounds import round_close, round_open
@@ -110,6 +119,7 @@ def test_closing_settles_unplayed_battles_and_pays_income(
 ):
     Battle.objects.create(
         campaign=running_campaign, round=round_one, attacker=place("a1"), defender=place("x1"), mission="landing",
+        **sides_recorded(attacker=place("a1"), defender=place("x1")),
         points_limit=150, status=BattleStatus.SCHEDULED, source=BattleSource.PAIRING,
     )  # fmt: skip
     client.force_login(organiser)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from battles.services import SideInput, report_confirm, report_dispute, report_resolve, report_submit
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign, CoOrganiser, Round
+from campaign.models import Battle, BattleSource, BattleStatus, Campaign, CoOrganiser, Round, sides_recorded
 from campaign.services.challenges import challenge_issue
 from campaign.services.economy import Holder, fortification_buy, ledger_adjust
 from campaign.services.map import sector_update
@@ -25,6 +25,7 @@ from tests.factories import UserFactory
 def _fight(campaign: Campaign, round_: Round, attacker: Any, defender: Any, sector: Any) -> Battle:
     return Battle.objects.create(
         campaign=campaign, round=round_, sector=sector, attacker=attacker, defender=defender,
+        **sides_recorded(attacker=attacker, defender=defender),
         mission="hold-the-line", points_limit=150, status=BattleStatus.SCHEDULED, source=BattleSource.PAIRING,
     )  # fmt: skip
 

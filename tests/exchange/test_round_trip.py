@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from campaign.models import Campaign, Enrolment
+from campaign.models import Battle, Campaign, Enrolment
 from campaign.selectors import map_state_now, sectors_for_map
 from campaign.services.results import campaign_check
 from exchange.export import campaign_export
 from exchange.importer import campaign_import
-from exchange.spec import SECTIONS, SUBJECT_SECTIONS, ref_target
+from exchange.spec import BATTLE_SIDES, SECTIONS, SUBJECT_SECTIONS, ref_target
 from standings.selectors import PlayerRow, standings_for
 from standings.services import standings_recompute
 from tests.factories import UserFactory
@@ -113,6 +113,51 @@ def test_it_exports_the_import_as_the_original_row_for_row(played: Campaign) -> 
         k: v for k, v in document["campaign"].items() if k not in ("organiser", "results_version")
     }
     assert again["campaign"]["organiser"] == "importer"
+
+
+def test_it_keeps_the_bloc_each_battle_was_fought_for(played: Campaign) -> None:
+    # x1 fought its battles for the Axis; its place says SSU now (history made before the rejoin rule).
+    Enrolment.objects.filter(campaign=played, player__username="x1").update(bloc="SSU")
+    _document, copy = _import(played)
+
+    fought = Battle.objects.filter(campaign=copy, attacker__player__username="x1").values_list(
+        "attacker_bloc", flat=True
+    )
+    assert set(fought) == {"Axis"}
+    assert Enrolment.objects.get(campaign=copy, player__username="x1").bloc == "SSU"
+    assert campaign_check(campaign=copy).ok
+    standings_recompute(campaign_id=played.pk, force=True)
+    standings_recompute(campaign_id=copy.pk, force=True)
+    mine, theirs = standings_for(campaign=played), standings_for(campaign=copy)
+    assert mine is not None
+    assert theirs is not None
+    assert [(g.key, g.players, g.won, g.lost, g.points) for g in theirs.blocs] == [
+        (g.key, g.players, g.won, g.lost, g.points) for g in mine.blocs
+    ]
+
+
+def test_it_fills_an_older_files_battles_from_their_enrolments(played: Campaign) -> None:
+    document = json.loads(json.dumps(campaign_export(campaign=played)))
+    places = {row["id"]: row for row in document["enrolments"]}
+    for row in document["enrolments"]:
+        if row["player"] == "a1":
+            row["faction"] = "coastal-raiders"
+    for row in document["battles"]:
+        for name in BATTLE_SIDES:
+            del row[name]
+
+    copy = campaign_import(document=document, user=UserFactory(username="importer"))
+
+    battles = Battle.objects.filter(campaign=copy).select_related("attacker", "defender").order_by("id")
+    assert len(battles) == len(document["battles"])
+    for battle, row in zip(battles, document["battles"], strict=True):
+        for side in ("attacker", "defender"):
+            place = places[row[side]]
+            assert (battle.side(side).bloc, battle.side(side).faction, battle.side(side).mercenary) == (
+                place["bloc"], place["faction"], place["mercenary"],
+            )  # fmt: skip
+    assert "coastal-raiders" in {b.attacker_faction for b in battles} | {b.defender_faction for b in battles}
+    assert campaign_check(campaign=copy).ok
 
 
 def test_it_makes_placeholders_of_players_this_site_lacks(played: Campaign) -> None:

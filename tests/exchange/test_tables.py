@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign
+from campaign.models import Battle, BattleSource, BattleStatus, Campaign, sides_recorded
 from exchange.tables import GROUP_COLUMNS, PLAYER_COLUMNS, RESULT_COLUMNS, results_csv, standings_csv
 from standings.selectors import standings_for
 from standings.services import standings_recompute
@@ -26,6 +26,7 @@ def late_win(played: Campaign, place: Any) -> Battle:
     """A confirmed win of the open round 2: s2 beats x2 by 7 VP to 2 (their display names: S2, X2)."""
     battle = Battle.objects.create(
         campaign=played, round=played.rounds.get(number=2), attacker=place("s2"), defender=place("x2"),
+        **sides_recorded(attacker=place("s2"), defender=place("x2")),
         mission="hold-the-line", points_limit=150, status=BattleStatus.CONFIRMED, source=BattleSource.PAIRING,
         winner=place("s2"), confirmed_at=timezone.now(),
         result={"winner": "attacker", "draw": False, "decided_by": "victory_points",
@@ -59,6 +60,7 @@ def test_a_result_waiting_for_the_close_is_in_neither_table(played: Campaign, pl
     Campaign.objects.filter(pk=played.pk).update(hide_results_until_close=True)
     Battle.objects.create(
         campaign=played, round=played.rounds.get(number=2), attacker=place("s2"), defender=place("x2"),
+        **sides_recorded(attacker=place("s2"), defender=place("x2")),
         mission="hold-the-line", points_limit=150, status=BattleStatus.REPORTED, source=BattleSource.PAIRING,
         pending_result={"winner": "attacker", "draw": False, "decided_by": "victory_points",
                         "victory_points": {"attacker": 7, "defender": 2},

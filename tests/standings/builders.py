@@ -8,7 +8,16 @@ from datetime import timedelta
 from django.utils import timezone
 
 from accounts.models import User
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Enrolment, EnrolmentStatus, Round
+from campaign.models import (
+    Battle,
+    BattleSource,
+    BattleStatus,
+    Campaign,
+    Enrolment,
+    EnrolmentStatus,
+    Round,
+    sides_recorded,
+)
 from campaign.options import Status
 from campaign.services.map import campaign_map_load
 from tests.factories import CampaignFactory, UserFactory
@@ -69,5 +78,6 @@ def _battle(campaign: Campaign, played: Round, attacker: Enrolment, defender: En
     winner = {"attacker": attacker, "defender": defender}.get(str(outcome["winner"])) if outcome else None
     return Battle(
         campaign=campaign, round=played, attacker=attacker, defender=defender, mission="hold-the-line",
+        **sides_recorded(attacker=attacker, defender=defender),
         points_limit=150, status=status, source=BattleSource.PAIRING, result=outcome, winner=winner,
     )  # fmt: skip

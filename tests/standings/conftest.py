@@ -14,7 +14,16 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Enrolment, Round, RoundStatus
+from campaign.models import (
+    Battle,
+    BattleSource,
+    BattleStatus,
+    Campaign,
+    Enrolment,
+    Round,
+    RoundStatus,
+    sides_recorded,
+)
 from standings.selectors import PlayerRow, StandingsView, standings_for
 from standings.services import standings_recompute
 
@@ -58,6 +67,7 @@ class League:
         return Battle.objects.create(
             campaign=self.campaign, round=self.round(round), attacker=sides["attacker"],
             defender=sides["defender"], mission="hold-the-line", points_limit=150, status=status,
+            **sides_recorded(attacker=sides["attacker"], defender=sides["defender"]),
             source=BattleSource.PAIRING, result=result(winner, vp, ap) if confirmed else None,
             winner=sides.get(winner or "") if confirmed else None,
             confirmed_at=timezone.now() if confirmed else None,

@@ -140,6 +140,22 @@ def test_group_totals_sum_the_players_and_list_empty_groups():
     ]
 
 
+def test_group_totals_count_each_battle_for_the_group_it_was_fought_for():
+    # Player 1 is in the SSU now, with a 2-point adjustment; it won once for the Axis and drew once for the SSU.
+    records = [PlayerRecord(1, points=6, won=1, drawn=1, adjustment=2, vp_for=5), PlayerRecord(2)]
+    fought = [
+        ("Axis", PlayerRecord(1, points=3, won=1, vp_for=4)),
+        ("SSU", PlayerRecord(1, points=1, drawn=1, vp_for=1)),
+    ]
+
+    totals = engine.group_totals(records, {1: "SSU", 2: "Axis"}, keys=["Axis", "SSU"], fought=fought)
+
+    assert totals == [
+        engine.GroupRecord("Axis", players=1, points=3, won=1, vp_for=4),
+        engine.GroupRecord("SSU", players=1, points=3, drawn=1, vp_for=1),
+    ]
+
+
 # --- properties -------------------------------------------------------------------------------------
 
 small = st.integers(min_value=0, max_value=4)

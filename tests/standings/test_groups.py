@@ -125,3 +125,39 @@ def test_where_resources_are_per_player_factions_and_blocs_add_up_their_players_
 
     assert (factions["blutkreuz"].resources, factions["blutkreuz"].sectors_held) == (4, 1)
     assert blocs_of(standings)["Axis"].resources == 4
+
+
+def test_a_bloc_counts_the_battles_fought_for_it_not_the_bloc_its_players_hold_now(league):
+    league.fight("x1", "a1", "attacker", vp=(5, 1))
+    league.fight("s1", "x1", "defender", vp=(0, 3))
+    # The place's bloc changed after it fought (history made before a rejoin kept the bloc).
+    Enrolment.objects.filter(campaign=league.campaign, player__username="x1").update(bloc="SSU")
+
+    standings = league.standings()
+    blocs = blocs_of(standings)
+
+    assert (blocs["Axis"].players, blocs["Axis"].won, blocs["Axis"].points, blocs["Axis"].vp_for) == (
+        1,
+        2,
+        6,
+        8,
+    )
+    assert (blocs["SSU"].players, blocs["SSU"].won, blocs["SSU"].lost, blocs["SSU"].vp_for) == (3, 0, 1, 0)
+    assert blocs["Allies"].lost == 1
+    # The player's own row shows the player as they are now, with every result of theirs.
+    x1 = next(row for row in standings.players if row.enrolment_id == league.place("x1").pk)
+    assert (x1.bloc, x1.won) == ("SSU", 2)
+    assert sum(row.points for row in standings.blocs) == sum(row.points for row in standings.players)
+
+
+def test_a_faction_counts_the_battles_fought_as_it(league):
+    Enrolment.objects.filter(campaign=league.campaign, player__username="x1").update(faction="blutkreuz")
+    league.fight("x1", "a1", "attacker", vp=(4, 2))
+    Enrolment.objects.filter(campaign=league.campaign, player__username="x1").update(faction="eisen")
+    league.fight("x1", "a2", "defender", vp=(1, 3))
+
+    factions = {row.key: row for row in league.standings().factions}
+
+    assert (factions["blutkreuz"].players, factions["blutkreuz"].won, factions["blutkreuz"].lost) == (0, 1, 0)
+    assert (factions["eisen"].players, factions["eisen"].won, factions["eisen"].lost) == (1, 0, 1)
+    assert (factions["blutkreuz"].vp_for, factions["eisen"].vp_for) == (4, 1)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign
+from campaign.models import Battle, BattleSource, BattleStatus, Campaign, sides_recorded
 from campaign.services.versions import results_changed
 from standings.models import Standings
 from standings.services import standings_recompute
@@ -69,6 +69,7 @@ def test_confirmations_and_recomputes_racing_end_in_the_standings_of_all_the_res
             attacker, defender = places[n % len(places)], places[(n + 1) % len(places)]
             Battle.objects.create(
                 campaign=locked, round=second, attacker=attacker, defender=defender, mission="hold-the-line",
+                **sides_recorded(attacker=attacker, defender=defender),
                 points_limit=150, status=BattleStatus.CONFIRMED, source=BattleSource.PAIRING,
                 result=result("attacker", (n, 1), (10, 5)), winner=attacker,
             )  # fmt: skip

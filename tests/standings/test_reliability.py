@@ -25,7 +25,15 @@ from django.db import connection, transaction
 
 from battles.models import BattleReport
 from battles.services import ReportInput, SideInput, report_confirm, report_submit
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Round, WebhookDelivery
+from campaign.models import (
+    Battle,
+    BattleSource,
+    BattleStatus,
+    Campaign,
+    Round,
+    WebhookDelivery,
+    sides_recorded,
+)
 from campaign.services.versions import results_changed
 from config.celery import app
 from standings.models import Standings
@@ -93,6 +101,7 @@ def add_result(campaign: Campaign, n: int) -> None:
         Battle.objects.create(
             campaign=locked, round=Round.objects.get(campaign=locked, number=locked.current_round),
             attacker=attacker, defender=defender, mission="hold-the-line", points_limit=150,
+            **sides_recorded(attacker=attacker, defender=defender),
             status=BattleStatus.CONFIRMED, source=BattleSource.PAIRING, winner=attacker,
             result=result("attacker", (n % 9, 2), (40 + n, 10)),
         )  # fmt: skip
@@ -152,6 +161,7 @@ def submitted_reports(campaign: Campaign, opened: Round, count: int) -> list[Bat
         battle = Battle.objects.create(
             campaign=campaign, round=opened, sector=sectors[n % len(sectors)], attacker=attacker,
             defender=defender, mission="hold-the-line", points_limit=150, status=BattleStatus.SCHEDULED,
+            **sides_recorded(attacker=attacker, defender=defender),
             source=BattleSource.PAIRING,
         )  # fmt: skip
         losses = {"attacker": SideInput(), "defender": SideInput()}
