@@ -19,6 +19,8 @@ class ImportStatus(models.TextChoices):
 
 
 UNFINISHED = (ImportStatus.QUEUED, ImportStatus.RUNNING)
+# Where the uploads are stored, under MEDIA_ROOT (exchange.jobs.uploads_sweep deletes the orphans there).
+UPLOAD_FOLDER = "campaign-imports"
 
 
 def progress_key(job_id: str) -> str:
@@ -40,7 +42,7 @@ class CampaignImport(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_imports"
     )
-    file = models.FileField(upload_to="campaign-imports/", max_length=200, blank=True)
+    file = models.FileField(upload_to=f"{UPLOAD_FOLDER}/", max_length=200, blank=True)
     file_name = models.CharField(max_length=limits.FILE_NAME_MAX_LENGTH, blank=True)
     size = models.PositiveBigIntegerField(default=0)
     status = models.CharField(max_length=10, choices=ImportStatus.choices, default=ImportStatus.QUEUED)

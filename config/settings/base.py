@@ -283,6 +283,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 120.0,
         "options": {"expires": 120.0},
     },
+    # Uploads a failed import request left behind, no import naming them (exchange.jobs.uploads_sweep).
+    "campaign-import-uploads-sweep": {
+        "task": "exchange.tasks.campaign_import_uploads_sweep",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
+    },
     # Standings older than their campaign's results (a lost message, a worker killed mid-recompute).
     "standings-heal": {
         "task": "standings.tasks.standings_heal",
