@@ -38,7 +38,7 @@ from core.progress import progress_clear, progress_set
 from core.queue import enqueue_on_commit
 from exchange import limits
 from exchange.checks import ImportRefusedError
-from exchange.importer import campaign_import, imported_rows
+from exchange.importer import campaign_import, imported_rows, people_notes
 from exchange.models import UNFINISHED, UPLOAD_FOLDER, CampaignImport, ImportStatus, progress_key
 from exchange.reading import check_values, json_values, read_upload
 
@@ -131,6 +131,7 @@ def import_run(*, job_id: str) -> None:
         with job.file.open("rb") as stream:
             document = read_upload(stream, job.file.size)
         campaign = campaign_import(document=document, user=job.created_by, progress=report)
+        notes = people_notes(document)
         del document  # the largest thing this worker holds: let it go before the summary is counted
     except ImportRefusedError as error:
         _finish(job, ImportStatus.FAILED, "refused", problems=error.problems, more=error.more)
@@ -144,7 +145,7 @@ def import_run(*, job_id: str) -> None:
         _finish(job, ImportStatus.FAILED, "failed", problems=[problem])
         return
     rows = dict(imported_rows(campaign))
-    _finish(job, ImportStatus.SUCCEEDED, "imported", campaign_id=campaign.pk, rows=rows)
+    _finish(job, ImportStatus.SUCCEEDED, "imported", campaign_id=campaign.pk, rows=rows, notes=notes)
 
 
 def _finish(
@@ -156,12 +157,13 @@ def _finish(
     more: int = 0,
     campaign_id: int | None = None,
     rows: dict[str, int] | None = None,
+    notes: Sequence[str] = (),
 ) -> None:
     listed = [{"field": p.field, "code": p.code, "message": p.message} for p in problems]
     CampaignImport.objects.filter(pk=job.pk).update(
         status=status, stage=stage, problems=listed[: limits.MAX_PROBLEMS],
         more_problems=more + max(0, len(listed) - limits.MAX_PROBLEMS), campaign_id=campaign_id,
-        rows=rows or {}, finished_at=timezone.now(), file="",
+        rows=rows or {}, notes=list(notes), finished_at=timezone.now(), file="",
     )  # fmt: skip
     _discard(job)
 

@@ -34,7 +34,8 @@ class CampaignImport(models.Model):
     The file is kept (under MEDIA_ROOT, never served) until the import ends
     either way. A refusal keeps every problem named by its path in ``problems``
     (as ``{"field", "code", "message"}``, at most ``limits.MAX_PROBLEMS``); a
-    success names the new ``campaign`` and the rows of each section in ``rows``.
+    success names the new ``campaign``, the rows of each section in ``rows`` and
+    what became of the file's people in ``notes`` (sentences).
     """
 
     # Not guessable: the status page and endpoint are the importer's own (exchange/permissions.py).
@@ -54,6 +55,8 @@ class CampaignImport(models.Model):
     more_problems = models.PositiveIntegerField(default=0)
     campaign = models.ForeignKey(Campaign, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     rows = models.JSONField(default=dict, blank=True)
+    # Sentences for the importer about what the import did with the file's people (exchange.importer).
+    notes = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
