@@ -11,6 +11,8 @@ DESCRIPTION_MAX_LENGTH = 4_000
 REASON_MAX_LENGTH = 500  # why an organiser refused, changed or removed something
 MESSAGE_MAX_LENGTH = 500  # an applicant's note to the organisers
 PLACEHOLDER_NAME_MAX_LENGTH = 60
+# Who acted, as an imported file named them (a username there: at most Django's 150 characters).
+IMPORTED_NAME_MAX_LENGTH = 150
 MAX_PLAYERS_PER_BLOC = 500
 MAX_CO_ORGANISERS = 10
 SCORE_MIN = -10

@@ -56,6 +56,15 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_path(name: str, default: Path) -> Path:
+    """A folder: an absolute path, or one relative to the project's top folder."""
+    raw = env.str(name, default="").strip()
+    if raw == "":
+        return default
+    path = Path(raw).expanduser()
+    return path if path.is_absolute() else BASE_DIR / path
+
+
 def env_required(name: str) -> str:
     raw = env.str(name, default="").strip()
     if not raw:

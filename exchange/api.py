@@ -128,12 +128,17 @@ class CampaignImportOutput(serializers.ModelSerializer[CampaignImport]):
         help_text=f"Why the file was refused (at most {MAX_PROBLEMS}); empty unless status is failed.",
     )  # fmt: skip
     rows = serializers.DictField(child=serializers.IntegerField(), help_text="Rows imported, by section.")
+    notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Once imported: what became of the file's people (players made placeholders with claim links, "
+        "co-organisers left out), as sentences.",
+    )
     url = serializers.SerializerMethodField(help_text="This import's page.")
 
     class Meta:
         model = CampaignImport
         fields = ["id", "status", "progress", "stage", "file_name", "size", "problems", "more_problems",
-                  "campaign", "rows", "url", "created_at", "started_at", "finished_at"]  # fmt: skip
+                  "campaign", "rows", "notes", "url", "created_at", "started_at", "finished_at"]  # fmt: skip
 
     def get_progress(self, job: CampaignImport) -> int:
         return import_progress(job).percent

@@ -229,7 +229,21 @@ def _check_sections(problems: Problems, document: Mapping[str, Any]) -> None:
     for section in SECTIONS:
         _check_refs(problems, section, lists[section.key], ids)
     if not problems.found:
+        _check_players_once(problems, lists["enrolments"])
         _check_map_agrees(problems, document["campaign"], lists["sectors"], lists["log"])
+
+
+def _check_players_once(problems: Problems, enrolments: list[Any]) -> None:
+    """A person has one place in a campaign (every place becomes a placeholder here, which would not say)."""
+    seen: set[str] = set()
+    for index, row in enumerate(enrolments):
+        player = row.get("player")
+        if player is None:
+            continue
+        if player in seen:
+            path = f"enrolments[{index}].player"
+            problems.add(path, "duplicate", f"{path} has another place in the campaign already")
+        seen.add(player)
 
 
 def _check_map_agrees(

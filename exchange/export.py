@@ -2,9 +2,13 @@
 
 Read section by section with ``values()`` (one query each, users joined for
 their usernames), in id order, so the rows keep the order the campaign's
-replay depends on. Left out on purpose: the invitation link and placeholders'
-claim links (secrets), the army lists behind registrations (a registration is
-its own snapshot), and the standings (computed again from the rest).
+replay depends on. A place's ``placeholder_name`` is the name it is shown under
+(a player's display name), so that an import, which makes every player a
+placeholder, shows the same names; a row an import made names who acted by the
+name its file gave them (``actor_name``). Left out on purpose: the invitation
+link and placeholders' claim links (secrets), the army lists behind
+registrations (a registration is its own snapshot), and the standings (computed
+again from the rest).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from campaign.models import Bye, Campaign
+from campaign.limits import PLACEHOLDER_NAME_MAX_LENGTH
+from campaign.models import Bye, Campaign, Enrolment
 from exchange.spec import CAMPAIGN_PLAIN, FORMAT, SECTIONS, VERSION, Section, column
 
 
@@ -32,7 +37,10 @@ def _columns(section: Section) -> tuple[dict[str, str], list[str]]:
         columns[name] = column(section.model, name).attname
     for name in section.users:
         columns[name] = f"{name}__username"
-    return columns, list(columns.values())
+    wanted = list(columns.values()) + list(section.names.values())
+    if section.model is Enrolment:
+        wanted += ["player__display_name"]
+    return columns, wanted
 
 
 def _rows(section: Section, campaign: Campaign) -> list[dict[str, Any]]:
@@ -43,10 +51,16 @@ def _rows(section: Section, campaign: Campaign) -> list[dict[str, Any]]:
         if section.model is Bye
         else manager.filter(campaign=campaign)
     )
-    return [
-        {key: _plain(found[column]) for key, column in columns.items()}
-        for found in rows.order_by("id").values(*wanted).iterator(chunk_size=2000)
-    ]
+    out = []
+    for found in rows.order_by("id").values(*wanted).iterator(chunk_size=2000):
+        row = {key: _plain(found[column]) for key, column in columns.items()}
+        for name, kept in section.names.items():
+            row[name] = row[name] or found[kept] or None
+        if section.model is Enrolment and row["player"] is not None:
+            shown = found["player__display_name"] or row["player"]
+            row["placeholder_name"] = shown[:PLACEHOLDER_NAME_MAX_LENGTH]
+        out.append(row)
+    return out
 
 
 def campaign_export(*, campaign: Campaign) -> dict[str, Any]:

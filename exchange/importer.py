@@ -9,10 +9,14 @@ in id order). Three things are written after the rows exist: references to a
 later row (``superseded_by``, ``reverses``, a battle's ``result_order`` in the
 log), and the rows' own timestamps, which Django would otherwise set to now.
 
-People are matched by username: the importing user becomes the organiser;
-a co-organiser missing here is left out; a player missing here becomes a
-placeholder with their name (and a new claim link); an actor missing here
-becomes "the site". Registrations carry their snapshot: a catalogue of the same
+People are never matched to this site's accounts: a file is anyone's to write,
+and a username in it says nothing of who has that username here. Only the
+importing user is tied to an account, as the organiser. Every player becomes a
+placeholder under the name their place is shown under (with a new claim link the
+organisers hand out); co-organisers are left out (``people_notes`` says so on the
+import's result); every other column naming a user is left empty, and a log
+entry keeps the name of who acted in ``actor_name``, which the timeline shows as
+an imported name. Registrations carry their snapshot: a catalogue of the same
 name and version is used if the site has it, else an empty one is created to
 hold the name and version (the campaign's own catalogue is left unset then).
 """
@@ -23,10 +27,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 
 from armies.models import Catalogue
+from campaign.limits import IMPORTED_NAME_MAX_LENGTH, PLACEHOLDER_NAME_MAX_LENGTH
 from campaign.models import Bye, Campaign, LogKind
 from campaign.models.players import new_claim_token
 from campaign.services.log import log_write
@@ -48,7 +52,6 @@ _BATCH = 500
 # Rows written between two reports of progress.
 _CHUNK = 2000
 _UPDATE_BATCH = 1000
-_USER_SUBJECT = "user:@"
 # Told how far the import is (percent, what it is doing); exchange.jobs passes one to show on the job's page.
 Progress = Callable[[int, str], None]
 # Checking is the first part of the work, writing the rest (measured: scripts/bench_exchange.py).
@@ -58,22 +61,17 @@ IMPORTED_CATALOGUE_NOTE = (
 )
 
 
-def _users(document: Mapping[str, Any]) -> dict[str, int]:
-    """Every username the file names that exists here, to its id."""
-    names: set[str] = set()
-    for section in SECTIONS:
-        for row in document[section.key]:
-            names.update(row[name] for name in section.users if row.get(name))
-    for row in document["log"]:
-        if row["subject"].startswith(_USER_SUBJECT):
-            names.add(row["subject"].removeprefix(_USER_SUBJECT))
-    found: dict[str, int] = {}
-    users = get_user_model()._default_manager
-    ordered = sorted(names)
-    for start in range(0, len(ordered), 900):
-        chunk = ordered[start : start + 900]
-        found.update(users.filter(username__in=chunk).values_list("username", "id"))
-    return found
+def _shown_names(document: Mapping[str, Any]) -> dict[str, str]:
+    """Each player's username in the file -> the name their place is shown under (the file's own word)."""
+    return {
+        row["player"]: _place_name(row)
+        for row in document["enrolments"]
+        if isinstance(row.get("player"), str)
+    }
+
+
+def _place_name(row: Mapping[str, Any]) -> str:
+    return str(row.get("placeholder_name") or row.get("player") or "")[:PLACEHOLDER_NAME_MAX_LENGTH]
 
 
 def _catalogues(document: Mapping[str, Any]) -> tuple[Catalogue | None, dict[tuple[str, str], int]]:
@@ -91,11 +89,9 @@ def _catalogues(document: Mapping[str, Any]) -> tuple[Catalogue | None, dict[tup
     return own, ids
 
 
-def _subject(subject: str, ids: Mapping[str, Mapping[int, int]], users: Mapping[str, int]) -> str:
+def _subject(subject: str, ids: Mapping[str, Mapping[int, int]]) -> str:
+    """A subject naming a row by its file id names its new row; one naming a person ("user:@olga") is kept."""
     kind, _, rest = subject.partition(":")
-    if subject.startswith(_USER_SUBJECT):
-        user_id = users.get(subject.removeprefix(_USER_SUBJECT))
-        return subject if user_id is None else f"user:{user_id}"
     section = SUBJECT_SECTIONS.get(kind)
     if section is not None and rest.isdigit() and int(rest) in ids[section]:
         return f"{kind}:{ids[section][int(rest)]}"
@@ -113,12 +109,10 @@ def _quiet(_percent: int, _stage: str) -> None:
 
 
 class _Writer:
-    def __init__(
-        self, document: Mapping[str, Any], campaign: Campaign, users: Mapping[str, int], progress: Progress
-    ) -> None:
+    def __init__(self, document: Mapping[str, Any], campaign: Campaign, progress: Progress) -> None:
         self.document = document
         self.campaign = campaign
-        self.users = users
+        self.names = _shown_names(document)
         self.progress = progress
         self.total = max(1, sum(len(document[section.key]) for section in SECTIONS))
         self.written = 0
@@ -142,8 +136,10 @@ class _Writer:
                 stamps.append((name, row[name]))
             values[name] = row[name]
         for name in section.users:
-            username = row.get(name)
-            values[column(section.model, name).attname] = self.users.get(username) if username else None
+            values[column(section.model, name).attname] = None  # never an account of this site
+            if name in section.names and row.get(name):
+                named = self.names.get(row[name], row[name])
+                values[section.names[name]] = named[:IMPORTED_NAME_MAX_LENGTH]
         for name in section.refs:
             if name in section.late:
                 continue
@@ -161,18 +157,16 @@ class _Writer:
     def _adapt(self, section: Section, row: Mapping[str, Any], values: dict[str, Any]) -> bool:
         """The few columns that are not copied as they are; False: the row is left out."""
         if section.key == "co_organisers":
-            user_id = values["user_id"]
-            return user_id is not None and user_id != self.campaign.organiser_id
+            return False  # an organiser's powers are given by this site's organisers, never by a file
         if section.key == "enrolments":
-            if values["player_id"] is None:
-                values["placeholder_name"] = values["placeholder_name"] or str(row.get("player") or "")[:60]
-                values["claim_token"] = new_claim_token()
+            values["placeholder_name"] = _place_name(row)
+            values["claim_token"] = new_claim_token()
         elif section.key == "registrations":
             values["catalogue_id"] = self.catalogue_ids[(row["catalogue_name"], row["catalogue_version"])]
         elif section.key == "battles":
             self._sides(row, values)
         elif section.key == "log":
-            values["subject"] = _subject(row["subject"], self.ids, self.users)
+            values["subject"] = _subject(row["subject"], self.ids)
             if row["field"] == "held_by" and row["kind"] == LogKind.SECTOR_CHANGED:
                 values["before"] = _held_by(row["before"], self.ids["enrolments"])
                 values["after"] = _held_by(row["after"], self.ids["enrolments"])
@@ -258,11 +252,10 @@ def campaign_import(*, document: Any, user: Any, progress: Progress = _quiet) ->
     progress(_CHECKED_AT, "the file is sound: writing the campaign")
     try:
         with transaction.atomic():
-            users = _users(document)
             own, catalogue_ids = _catalogues(document)
             campaign = _campaign(document["campaign"], user, own)
             Campaign.objects.filter(pk=campaign.pk).update(created_at=document["campaign"]["created_at"])
-            writer = _Writer(document, campaign, users, progress)
+            writer = _Writer(document, campaign, progress)
             writer.catalogue_ids = catalogue_ids
             for section in SECTIONS:
                 writer.section(section)
@@ -277,6 +270,29 @@ def campaign_import(*, document: Any, user: Any, progress: Progress = _quiet) ->
         raise ImportRefusedError([FieldProblem("", "import-conflict", _conflict(error))]) from error
     campaign.refresh_from_db()
     return campaign
+
+
+def people_notes(document: Mapping[str, Any]) -> list[str]:
+    """What the import's result tells the importer about the people of an imported ``document``."""
+    notes: list[str] = []
+    helpers = [str(row.get("user")) for row in document["co_organisers"] if row.get("user")]
+    if helpers:
+        notes.append(
+            f"Co-organisers are not imported ({', '.join(helpers)}): add them again from the campaign's "
+            "dashboard if they have accounts here."
+        )
+    places = len(document["enrolments"])
+    if places:
+        notes.append(
+            f"The file's {places} player{'s' * (places != 1)} became placeholders under their names, none "
+            "tied to an account here: give each their claim link from the campaign's dashboard to take the "
+            "place with everything kept."
+        )
+    notes.append(
+        "The timeline names who did what by the names in the file, marked “imported”, never as an "
+        "account of this site."
+    )
+    return notes
 
 
 def _conflict(error: Exception) -> str:

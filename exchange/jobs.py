@@ -14,6 +14,10 @@ A message lost on its way, or a worker killed mid-import, leaves a job
 unfinished; ``imports_heal`` (beat) queues it again, and gives up on a job
 that has been interrupted ``MAX_ATTEMPTS`` times. Running a job twice is
 harmless: only a waiting job is claimed, and a killed one wrote nothing.
+
+The upload is stored before its row is committed, so a request that fails
+after storing it (a crash, a lost connection) leaves a file no import names;
+``uploads_sweep`` (beat) deletes such files once ``ORPHAN_GRACE`` has passed.
 """
 
 from __future__ import annotations
@@ -34,8 +38,8 @@ from core.progress import progress_clear, progress_set
 from core.queue import enqueue_on_commit
 from exchange import limits
 from exchange.checks import ImportRefusedError
-from exchange.importer import campaign_import, imported_rows
-from exchange.models import UNFINISHED, CampaignImport, ImportStatus, progress_key
+from exchange.importer import campaign_import, imported_rows, people_notes
+from exchange.models import UNFINISHED, UPLOAD_FOLDER, CampaignImport, ImportStatus, progress_key
 from exchange.reading import check_values, json_values, read_upload
 
 logger = logging.getLogger(__name__)
@@ -47,6 +51,8 @@ MAX_ATTEMPTS = 2
 # is five minutes: CELERY_TASK_TIME_LIMIT).
 QUEUED_STALE_AFTER = timedelta(minutes=2)
 RUNNING_STALE_AFTER = timedelta(minutes=10)
+# A stored upload no unfinished import names is an orphan once this old: younger, its row may be committing.
+ORPHAN_GRACE = timedelta(hours=1)
 _HEAD_BYTES = 4096
 _WHITESPACE = b" \t\r\n"
 _BOM = b"\xef\xbb\xbf"
@@ -125,6 +131,7 @@ def import_run(*, job_id: str) -> None:
         with job.file.open("rb") as stream:
             document = read_upload(stream, job.file.size)
         campaign = campaign_import(document=document, user=job.created_by, progress=report)
+        notes = people_notes(document)
         del document  # the largest thing this worker holds: let it go before the summary is counted
     except ImportRefusedError as error:
         _finish(job, ImportStatus.FAILED, "refused", problems=error.problems, more=error.more)
@@ -138,7 +145,7 @@ def import_run(*, job_id: str) -> None:
         _finish(job, ImportStatus.FAILED, "failed", problems=[problem])
         return
     rows = dict(imported_rows(campaign))
-    _finish(job, ImportStatus.SUCCEEDED, "imported", campaign_id=campaign.pk, rows=rows)
+    _finish(job, ImportStatus.SUCCEEDED, "imported", campaign_id=campaign.pk, rows=rows, notes=notes)
 
 
 def _finish(
@@ -150,12 +157,13 @@ def _finish(
     more: int = 0,
     campaign_id: int | None = None,
     rows: dict[str, int] | None = None,
+    notes: Sequence[str] = (),
 ) -> None:
     listed = [{"field": p.field, "code": p.code, "message": p.message} for p in problems]
     CampaignImport.objects.filter(pk=job.pk).update(
         status=status, stage=stage, problems=listed[: limits.MAX_PROBLEMS],
         more_problems=more + max(0, len(listed) - limits.MAX_PROBLEMS), campaign_id=campaign_id,
-        rows=rows or {}, finished_at=timezone.now(), file="",
+        rows=rows or {}, notes=list(notes), finished_at=timezone.now(), file="",
     )  # fmt: skip
     _discard(job)
 
@@ -194,3 +202,32 @@ def imports_heal() -> int:
     for job_id in healed:
         enqueue_on_commit(TASK, job_id)
     return len(healed)
+
+
+def uploads_sweep() -> int:
+    """Delete the stored uploads no unfinished import names, older than ``ORPHAN_GRACE``; returns how many."""
+    storage = CampaignImport.file.field.storage
+    folder = UPLOAD_FOLDER
+    try:
+        _folders, files = storage.listdir(folder)
+    except FileNotFoundError:  # nothing was ever uploaded
+        return 0
+    named = set(
+        CampaignImport.objects.filter(status__in=UNFINISHED).exclude(file="").values_list("file", flat=True)
+    )
+    cutoff = timezone.now() - ORPHAN_GRACE
+    swept = 0
+    for name in files:
+        path = f"{folder}/{name}"
+        if path in named:
+            continue
+        try:
+            if storage.get_modified_time(path) >= cutoff:
+                continue
+            storage.delete(path)
+        except FileNotFoundError:  # deleted meanwhile (an import that just ended)
+            continue
+        swept += 1
+    if swept:
+        logger.info("deleted %d campaign import uploads no import names", swept)
+    return swept

@@ -19,6 +19,8 @@ class ImportStatus(models.TextChoices):
 
 
 UNFINISHED = (ImportStatus.QUEUED, ImportStatus.RUNNING)
+# Where the uploads are stored, under MEDIA_ROOT (exchange.jobs.uploads_sweep deletes the orphans there).
+UPLOAD_FOLDER = "campaign-imports"
 
 
 def progress_key(job_id: str) -> str:
@@ -32,7 +34,8 @@ class CampaignImport(models.Model):
     The file is kept (under MEDIA_ROOT, never served) until the import ends
     either way. A refusal keeps every problem named by its path in ``problems``
     (as ``{"field", "code", "message"}``, at most ``limits.MAX_PROBLEMS``); a
-    success names the new ``campaign`` and the rows of each section in ``rows``.
+    success names the new ``campaign``, the rows of each section in ``rows`` and
+    what became of the file's people in ``notes`` (sentences).
     """
 
     # Not guessable: the status page and endpoint are the importer's own (exchange/permissions.py).
@@ -40,7 +43,7 @@ class CampaignImport(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_imports"
     )
-    file = models.FileField(upload_to="campaign-imports/", max_length=200, blank=True)
+    file = models.FileField(upload_to=f"{UPLOAD_FOLDER}/", max_length=200, blank=True)
     file_name = models.CharField(max_length=limits.FILE_NAME_MAX_LENGTH, blank=True)
     size = models.PositiveBigIntegerField(default=0)
     status = models.CharField(max_length=10, choices=ImportStatus.choices, default=ImportStatus.QUEUED)
@@ -52,6 +55,8 @@ class CampaignImport(models.Model):
     more_problems = models.PositiveIntegerField(default=0)
     campaign = models.ForeignKey(Campaign, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     rows = models.JSONField(default=dict, blank=True)
+    # Sentences for the importer about what the import did with the file's people (exchange.importer).
+    notes = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -3,7 +3,8 @@
 A document is ``{"format": FORMAT, "version": VERSION, "exported_at", "campaign": {...}, <section>: [...]}``.
 Every row of a section carries an ``id`` that is local to the document; a reference to
 another row (``battles[3].attacker``) is that row's ``id`` in the section named by the
-spec, and an import gives every row a new database id. People are named by username.
+spec, and an import gives every row a new database id. People are named by username, which
+an import never matches to an account here (exchange.importer).
 docs/campaign-export.md describes the format for people; docs/schema/campaign-export.v1.json
 is the JSON Schema generated from this table (``exchange.schema``).
 """
@@ -51,6 +52,8 @@ class Section:
     refs: dict[str, str] = field(default_factory=dict)
     # Columns that name a user (by username, or null).
     users: tuple[str, ...] = ()
+    # A user column -> the model's text column an import keeps the file's name in (``actor`` -> ``actor_name``).
+    names: dict[str, str] = field(default_factory=dict)
     # Refs written after every row exists (a row pointing to a later row of its own section, or to the log).
     late: tuple[str, ...] = ()
     # Plain columns a file from an older release may leave out: the import fills them (exchange.importer).
@@ -128,7 +131,7 @@ SECTIONS: tuple[Section, ...] = (
              "created_at": "datetime"},
             refs={"enrolment": "enrolments?", "paid_by_closing": "rounds?", "battle": "battles?",
                   "reverses": "ledger?"},
-            users=("actor",), late=("reverses",)),
+            users=("actor",), names={"actor": "actor_name"}, late=("reverses",)),
     Section("purchases", FortificationPurchase, limits.MAX_LEDGER,
             {"kind": "str", "upgrade": "bool", "cost": "int", "round_number": "int", "created_at": "datetime"},
             refs={"sector": "sectors", "entry": "ledger", "bought_by": "enrolments"}),
@@ -138,7 +141,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("log", LogEntry, limits.MAX_LOG,
             {"at": "datetime", "kind": "str", "subject": "str", "field": "str", "before": "json?",
              "after": "json?", "reason": "str", "round_number": "int", "map_version": "int", "cause": "str"},
-            users=("actor",)),
+            users=("actor",), names={"actor": "actor_name"}),
 )  # fmt: skip
 
 SECTION_BY_KEY = {section.key: section for section in SECTIONS}

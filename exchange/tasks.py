@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from exchange.jobs import import_run, imports_heal
+from exchange.jobs import import_run, imports_heal, uploads_sweep
 
 
 @shared_task(name="exchange.tasks.campaign_import_run", acks_late=True, ignore_result=True)
@@ -20,3 +20,8 @@ def campaign_import_run(job_id: str) -> None:
 @shared_task(name="exchange.tasks.campaign_imports_heal", ignore_result=True)
 def campaign_imports_heal() -> int:
     return imports_heal()
+
+
+@shared_task(name="exchange.tasks.campaign_import_uploads_sweep", ignore_result=True)
+def campaign_import_uploads_sweep() -> int:
+    return uploads_sweep()

@@ -250,7 +250,14 @@ class StepResultOutput(serializers.Serializer[Any]):
 
 class HistoryOutput(serializers.Serializer[Any]):
     at = serializers.DateTimeField()
-    actor = UserBriefOutput(allow_null=True, help_text="Who acted; null for the site (a deadline passed).")
+    actor = UserBriefOutput(
+        allow_null=True, help_text="Who acted; null for the site (a deadline passed) or an imported name."
+    )
+    actor_name = serializers.CharField(
+        allow_blank=True,
+        help_text="In an imported campaign, who acted as the imported file names them (no account of this "
+        "site); empty otherwise.",
+    )
     status_before = serializers.ChoiceField(
         choices=ReportStatus.choices, allow_null=True, help_text="null when the report was made."
     )
@@ -373,7 +380,7 @@ def _step(entry: LogEntry, report: BattleReport) -> dict[str, Any]:
     after = entry.after if isinstance(entry.after, dict) else {}
     judgement = after.get("judgement")
     return {
-        "at": entry.at, "actor": entry.actor, "status_before": entry.before or None,
+        "at": entry.at, "actor": entry.actor, "actor_name": entry.actor_name, "status_before": entry.before or None,
         "status_after": after.get("status", report.status), "reason": entry.reason,
         "result": {key: judgement[key] for key in ("winner", "draw", "decided_by", "victory_points")}
         if judgement

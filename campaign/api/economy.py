@@ -70,7 +70,14 @@ class LedgerEntryOutput(serializers.ModelSerializer[ResourceEntry]):
         source="enrolment", allow_null=True, help_text="The player holding it; null for a bloc's entry."
     )
     kind = serializers.ChoiceField(choices=EntryKind.choices)
-    actor = UserBriefOutput(allow_null=True, help_text="Who acted; null for the site itself.")
+    actor = UserBriefOutput(
+        allow_null=True, help_text="Who acted; null for the site itself, or for someone named by actor_name."
+    )
+    actor_name = serializers.CharField(
+        allow_blank=True,
+        help_text="In an imported campaign, who acted as the imported file names them (no account of this "
+        "site); empty otherwise.",
+    )
     reverses = serializers.IntegerField(
         source="reverses_id", allow_null=True, help_text="The entry this one cancels (a reopened round)."
     )
@@ -78,7 +85,7 @@ class LedgerEntryOutput(serializers.ModelSerializer[ResourceEntry]):
     class Meta:
         model = ResourceEntry
         fields = ["id", "bloc", "place", "amount", "kind", "reason", "round_number", "reverses", "actor",
-                  "created_at"]  # fmt: skip
+                  "actor_name", "created_at"]  # fmt: skip
 
     def to_representation(self, entry: ResourceEntry) -> Any:
         shown = super().to_representation(entry)

@@ -136,7 +136,14 @@ class SectorUpdateInput(StrictInput):
 
 
 class LogEntryOutput(serializers.ModelSerializer[LogEntry]):
-    actor = UserBriefOutput(allow_null=True, help_text="Who acted; null for the site itself.")
+    actor = UserBriefOutput(
+        allow_null=True, help_text="Who acted; null for the site itself, or for someone named by actor_name."
+    )
+    actor_name = serializers.CharField(
+        allow_blank=True,
+        help_text="In an imported campaign, who acted as the imported file names them (no account of this "
+        "site); empty otherwise.",
+    )
     kind = serializers.ChoiceField(choices=LogKind.choices)
     before = serializers.JSONField(
         allow_null=True,
@@ -164,6 +171,7 @@ class LogEntryOutput(serializers.ModelSerializer[LogEntry]):
             "id",
             "at",
             "actor",
+            "actor_name",
             "kind",
             "subject",
             "field",

@@ -10,6 +10,7 @@ from django.db import models
 from armies.blocs import BLOC_CHOICES
 from campaign import limits
 from campaign.models.campaign import Campaign
+from campaign.models.log import actor_shown
 from campaign.models.map import FORTIFICATION_CHOICES, Sector
 from campaign.models.players import Enrolment
 from campaign.models.rounds import Round
@@ -53,6 +54,8 @@ class ResourceEntry(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    # In an imported campaign, who acted by the file's name for them (no account: see LogEntry.actor_name).
+    actor_name = models.CharField(max_length=limits.IMPORTED_NAME_MAX_LENGTH, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -73,6 +76,10 @@ class ResourceEntry(models.Model):
         if self.pk is not None:
             raise ValueError("ledger entries are never changed")
         super().save(*args, **kwargs)
+
+    @property
+    def actor_shown(self) -> str:
+        return actor_shown(self.actor, self.actor_name)
 
 
 class FortificationPurchase(models.Model):

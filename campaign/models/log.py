@@ -18,6 +18,13 @@ from campaign import limits
 from campaign.models.campaign import Campaign
 
 
+def actor_shown(actor: Any, actor_name: str) -> str:
+    """Who acted, for the pages: the account's name, an imported name marked as such, or "" (the site)."""
+    if actor is not None:
+        return str(getattr(actor, "public_name", "") or actor.get_username())
+    return f"{actor_name} (imported)" if actor_name else ""
+
+
 class LogKind(models.TextChoices):
     CAMPAIGN_CREATED = "campaign-created", "Campaign created"
     STATUS_CHANGED = "status-changed", "Status changed"
@@ -45,6 +52,9 @@ class LogEntry(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Who acted in an imported campaign, by the name the file gave them: an import never ties its people to
+    # this site's accounts (``actor`` stays empty), so the timeline names them without naming an account.
+    actor_name = models.CharField(max_length=limits.IMPORTED_NAME_MAX_LENGTH, blank=True)
     kind = models.CharField(max_length=24, choices=LogKind.choices)
     # What changed: "sector:zoo", "enrolment:12", "setting:points_limit", "campaign".
     subject = models.CharField(max_length=80)
@@ -71,3 +81,7 @@ class LogEntry(models.Model):
         if self.pk is not None:
             raise ValueError("log entries are never changed")
         super().save(*args, **kwargs)
+
+    @property
+    def actor_shown(self) -> str:
+        return actor_shown(self.actor, self.actor_name)

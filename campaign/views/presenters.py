@@ -149,7 +149,7 @@ class BattleWords:
 
 
 def _who(entry: LogEntry) -> str:
-    return entry.actor.public_name if entry.actor is not None else "The site"
+    return entry.actor_shown or "The site"
 
 
 def _report_text(entry: LogEntry, words: BattleWords) -> str:
@@ -158,7 +158,7 @@ def _report_text(entry: LogEntry, words: BattleWords) -> str:
     if not before:
         verb = "entered the result of" if status == "resolved" else "reported"
         text = f"{_who(entry)} {verb} {label}"
-    elif status == "confirmed" and entry.actor is None:
+    elif status == "confirmed" and not entry.actor_shown:
         text = f"The report of {label} was confirmed for the silent opponent after the deadline"
     elif status == "void":
         text = f"{_who(entry)} voided the report of {label}"

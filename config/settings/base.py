@@ -6,7 +6,17 @@ from pathlib import Path
 
 import django_stubs_ext
 
-from config.env import BASE_DIR, env_bool, env_database, env_email, env_int, env_list, env_site_url, env_str
+from config.env import (
+    BASE_DIR,
+    env_bool,
+    env_database,
+    env_email,
+    env_int,
+    env_list,
+    env_path,
+    env_site_url,
+    env_str,
+)
 
 # Lets model admin, forms and querysets take type parameters at run time.
 django_stubs_ext.monkeypatch()
@@ -126,7 +136,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-MEDIA_ROOT = VAR_DIR / "media"
+# Uploads (a campaign import waits here for its worker): in production a volume the web and the workers share.
+# Never served: MEDIA_URL is Django's default and no URL maps to it.
+MEDIA_ROOT = env_path("ZVEROGRAD_MEDIA_ROOT", VAR_DIR / "media")
 MEDIA_URL = "media/"
 
 _email = env_email(env_str("EMAIL_URL", "consolemail://"))
@@ -270,6 +282,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "exchange.tasks.campaign_imports_heal",
         "schedule": 120.0,
         "options": {"expires": 120.0},
+    },
+    # Uploads a failed import request left behind, no import naming them (exchange.jobs.uploads_sweep).
+    "campaign-import-uploads-sweep": {
+        "task": "exchange.tasks.campaign_import_uploads_sweep",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
     },
     # Standings older than their campaign's results (a lost message, a worker killed mid-recompute).
     "standings-heal": {

@@ -65,3 +65,13 @@ def test_it_heals_lost_catalogue_imports_on_a_schedule():
 
     beat = app.conf.beat_schedule["catalogue-imports-heal"]
     assert beat["task"] in app.tasks
+
+
+def test_every_beat_entry_names_a_registered_task():
+    app.loader.import_default_modules()
+
+    unknown = {
+        key: entry["task"] for key, entry in app.conf.beat_schedule.items() if entry["task"] not in app.tasks
+    }
+    assert app.conf.beat_schedule
+    assert unknown == {}

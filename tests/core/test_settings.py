@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from config.env import ConfigurationError, env_bool, env_int, env_site_url
+from config.env import ConfigurationError, env_bool, env_int, env_path, env_site_url
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_SECRET = "k" * 20 + "-production-secret-value-that-is-long-enough-0123456789"
@@ -79,3 +79,24 @@ def test_it_refuses_a_site_address_that_is_not_http(monkeypatch, value):
 
     with pytest.raises(ConfigurationError, match="ZVEROGRAD_SITE_URL must be an http"):
         env_site_url("ZVEROGRAD_SITE_URL", "http://localhost:8000")
+
+
+def _media_root(**env: str) -> str:
+    shown = "from django.conf import settings; print(settings.MEDIA_ROOT)"
+    result = _manage("shell", "-c", shown, DJANGO_SETTINGS_MODULE="config.settings.dev", **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_it_reads_the_media_folder_from_the_environment(tmp_path):
+    assert _media_root(ZVEROGRAD_MEDIA_ROOT=str(tmp_path / "shared")) == str(tmp_path / "shared")
+
+
+def test_it_keeps_the_media_folder_under_var_when_unset():
+    assert _media_root(ZVEROGRAD_MEDIA_ROOT="") == str(ROOT / "var" / "media")
+
+
+def test_it_takes_a_relative_media_folder_from_the_projects_top(monkeypatch):
+    monkeypatch.setenv("ZVEROGRAD_MEDIA_ROOT", "uploads/media")
+
+    assert env_path("ZVEROGRAD_MEDIA_ROOT", Path("/unused")) == ROOT / "uploads" / "media"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from campaign.models import Battle, Campaign, Enrolment
+from campaign.models import Battle, Campaign, Enrolment, LogEntry
 from campaign.selectors import map_state_now, sectors_for_map
 from campaign.services.results import campaign_check
 from exchange.export import campaign_export
@@ -97,17 +97,26 @@ def test_it_imports_standings_equal_to_the_originals(played: Campaign) -> None:
         assert _table(now.players) == _table(was.players)
 
 
-def test_it_exports_the_import_as_the_original_row_for_row(played: Campaign) -> None:
+def _without_people(document: dict[str, Any]) -> dict[str, Any]:
+    """The document with every column naming a user left out (an import ties none of them to an account)."""
+    return {
+        section.key: [
+            {k: v for k, v in row.items() if k not in section.users} for row in document[section.key]
+        ]
+        for section in SECTIONS
+    }
+
+
+def test_it_exports_the_import_as_the_original_row_for_row_but_its_people(played: Campaign) -> None:
     document, copy = _import(played)
     again = json.loads(json.dumps(campaign_export(campaign=copy)))
-    first, second = _by_position(document), _by_position(again)
-    # The import adds one log entry of its own, at the end; the organisers are the importer's now.
+    first, second = _without_people(_by_position(document)), _without_people(_by_position(again))
+    # The import adds one log entry of its own, at the end.
     assert second["log"][:-1] == first["log"]
     assert second["log"][-1]["reason"] == "Imported from a campaign export."
     for section in SECTIONS:
         if section.key not in ("log", "co_organisers"):
             assert second[section.key] == first[section.key], section.key
-    assert [row["user"] for row in second["co_organisers"]] == ["helper"]
     head = {k: v for k, v in again["campaign"].items() if k not in ("organiser", "results_version")}
     assert head == {
         k: v for k, v in document["campaign"].items() if k not in ("organiser", "results_version")
@@ -115,16 +124,41 @@ def test_it_exports_the_import_as_the_original_row_for_row(played: Campaign) -> 
     assert again["campaign"]["organiser"] == "importer"
 
 
+def test_it_ties_none_of_the_files_people_to_an_account(played: Campaign) -> None:
+    document, copy = _import(played)
+    again = json.loads(json.dumps(campaign_export(campaign=copy)))
+    assert document["co_organisers"]
+    assert again["co_organisers"] == []
+    # Who acted keeps the file's name for them where a row has room for it (the log, the ledger): a player's
+    # the name their place is shown under, anyone else's the username; every other person column is empty.
+    shown = {row["player"]: row["placeholder_name"] for row in document["enrolments"] if row["player"]}
+    assert shown["x1"] == "X1"
+    for section in SECTIONS:
+        if section.key == "co_organisers":
+            continue  # none is imported (above)
+        rows = again[section.key][:-1] if section.key == "log" else again[section.key]
+        for name in section.users:
+            kept = [
+                shown.get(row[name], row[name]) if name in section.names else None
+                for row in document[section.key]
+            ]
+            assert [row[name] for row in rows] == kept, (section.key, name)
+    assert again["log"][-1]["actor"] == "importer"  # the import's own entry is the importer's
+    assert LogEntry.objects.filter(campaign=copy).exclude(actor=None).count() == 1
+    assert any(row["actor"] for row in again["ledger"])
+
+
 def test_it_keeps_the_bloc_each_battle_was_fought_for(played: Campaign) -> None:
     # x1 fought its battles for the Axis; its place says SSU now (history made before the rejoin rule).
     Enrolment.objects.filter(campaign=played, player__username="x1").update(bloc="SSU")
     _document, copy = _import(played)
 
-    fought = Battle.objects.filter(campaign=copy, attacker__player__username="x1").values_list(
+    # Imported players are placeholders, named as the file shows them.
+    fought = Battle.objects.filter(campaign=copy, attacker__placeholder_name="X1").values_list(
         "attacker_bloc", flat=True
     )
     assert set(fought) == {"Axis"}
-    assert Enrolment.objects.get(campaign=copy, player__username="x1").bloc == "SSU"
+    assert Enrolment.objects.get(campaign=copy, placeholder_name="X1").bloc == "SSU"
     assert campaign_check(campaign=copy).ok
     standings_recompute(campaign_id=played.pk, force=True)
     standings_recompute(campaign_id=copy.pk, force=True)
@@ -160,17 +194,20 @@ def test_it_fills_an_older_files_battles_from_their_enrolments(played: Campaign)
     assert campaign_check(campaign=copy).ok
 
 
-def test_it_makes_placeholders_of_players_this_site_lacks(played: Campaign) -> None:
+def test_it_makes_every_player_a_placeholder_with_a_claim_link(played: Campaign) -> None:
     document = json.loads(json.dumps(campaign_export(campaign=played)))
     for row in document["enrolments"]:
         if row["player"] == "x1":
-            row["player"] = "nobody-here"
+            row["player"], row["placeholder_name"] = "nobody-here", ""  # an older file: no name shown
     copy = campaign_import(document=document, user=UserFactory(username="importer"))
-    ghost = Enrolment.objects.get(campaign=copy, placeholder_name="nobody-here")
-    assert ghost.player is None
-    assert ghost.claim_token
+    places = Enrolment.objects.filter(campaign=copy)
+    assert places.count() == len(document["enrolments"])
+    assert not places.exclude(player=None).exists()
+    assert places.filter(claim_token=None).count() == 0
+    assert len(set(places.values_list("claim_token", flat=True))) == places.count()
+    assert places.filter(placeholder_name="nobody-here").exists()  # the username, where no name was given
+    assert places.filter(placeholder_name="A1").exists()  # a1's display name, as the export gave it
     assert campaign_check(campaign=copy).ok
-    assert Enrolment.objects.filter(campaign=copy, player__username="a1").exists()
 
 
 def test_it_leaves_secrets_out_of_the_export(played: Campaign) -> None:
