@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -407,6 +407,10 @@ class SectorForm(forms.Form):
             "terrain": sector.terrain,
             **self.initial,
         }
+        if sector.headquarters_of:  # never attacked: what it started with may only be removed
+            field = cast(forms.ChoiceField, self.fields["fortification"])
+            field.choices = [c for c in FORTIFICATION_CHOICES if c[0] in ("none", sector.fortification)]
+            field.help_text = "A headquarters is never attacked: no fortification is built there."
 
     def changes(self) -> dict[str, Any]:
         data = self.cleaned_data

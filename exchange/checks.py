@@ -1,7 +1,8 @@
 """Checking an export document before anything is written: every problem named by its path, bounded.
 
 The checks are read from ``exchange.spec`` and the models' own fields (choices,
-lengths, integer ranges), so a column's rule is never written twice. Lists are
+lengths, integer ranges), and the campaign's settings are checked by the settings
+service (``settings_problems``), so a column's rule is never written twice. Lists are
 measured before their rows are read (the work is budgeted first), and checking
 stops once ``MAX_PROBLEMS`` are found: a refusal names enough to fix the file,
 and a hostile file cannot make it long. Datetimes are parsed in place, so the
@@ -18,6 +19,7 @@ from django.db import models
 
 from campaign.engine.mapformat import map_problems
 from campaign.models import Campaign
+from campaign.services.campaigns import settings_problems
 from core.errors import DomainError, FieldProblem
 from exchange import limits
 from exchange.spec import CAMPAIGN_PLAIN, FORMAT, SECTIONS, VERSION, Kind, Section, column, ref_target
@@ -148,6 +150,12 @@ def _check_campaign(problems: Problems, head: Any) -> None:
         and isinstance(catalogue.get("version"), str)
     ):
         problems.add("campaign.catalogue", "wrong-type", "campaign.catalogue must be null or {name, version}")
+    # The settings as the settings page would take them: bounds, and the rules between them.
+    faulty = {problem.field for problem in problems.found}
+    sound = {name: head[name] for name in CAMPAIGN_PLAIN if name in head and f"campaign.{name}" not in faulty}
+    for error in settings_problems(sound):
+        path = f"campaign.{error.field}"
+        problems.add(path, error.code, f"{path}: {error.message}")
     document = head.get("map_document")
     if document is not None:
         for problem in map_problems(document)[:5]:

@@ -158,7 +158,7 @@ def main(args: list[str]) -> int:
             return run_pytest(env, ["--create-db", *args])
     env.pop("DATABASE_URL", None)
     env.pop("CELERY_BROKER_URL", None)
-    env["ZVEROGRAD_EMBEDDED_BROKER_DIR"] = str(ROOT / "var" / "test-celery")
+    env.pop("ZVEROGRAD_EMBEDDED_BROKER_DIR", None)  # the test settings give each run its own
     if Path(CHROMIUM).exists():
         env.setdefault("ZVEROGRAD_CHROMIUM", CHROMIUM)
     say(

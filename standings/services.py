@@ -14,9 +14,7 @@ the new ones, never a mix.
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 from typing import Any
 
 from django.db import transaction
@@ -32,6 +30,7 @@ from campaign.services.versions import results_changed
 from core.queue import enqueue_on_commit
 from standings.compute import standings_compute
 from standings.models import ADJUSTMENT_POINTS_MAX, Adjustment, Standings, StandingsTable
+from standings.signals import recompute_half_written
 
 
 @transaction.atomic
@@ -66,26 +65,13 @@ def standings_recompute(*, campaign_id: int, force: bool = False) -> bool:
     else:
         Standings.objects.filter(pk=stored.pk).update(**values)
         StandingsTable.objects.filter(standings=stored).delete()
-    _pause_for_tests()
+    recompute_half_written.send(sender=Standings, campaign_id=campaign.pk)
     StandingsTable.objects.bulk_create(
         StandingsTable(standings=stored, round_number=table.round_number, players=table.players,
                        blocs=table.blocs, factions=table.factions)
         for table in computed.tables
     )  # fmt: skip
     return True
-
-
-# Test-only (tests/standings/test_reliability.py sets it for the worker it starts, and nothing else does):
-# a recompute touches this file and sleeps half-way through writing, so the test can kill the worker there.
-PAUSE_ENV = "ZVEROGRAD_TEST_RECOMPUTE_PAUSE_FILE"
-PAUSE_SECONDS = 120.0
-
-
-def _pause_for_tests() -> None:
-    marker = os.environ.get(PAUSE_ENV)
-    if marker:
-        Path(marker).write_text(str(os.getpid()), encoding="utf-8")
-        time.sleep(PAUSE_SECONDS)
 
 
 def standings_stale() -> list[int]:

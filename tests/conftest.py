@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -119,8 +119,14 @@ def _database_url_of_the_test_database() -> str:
     return f"postgres://{user}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-def start_celery_worker(extra_env: Mapping[str, str] | None = None) -> subprocess.Popen[bytes]:
-    """A separate Celery worker process on the test database and broker (``extra_env`` added to its environment)."""
+def start_celery_worker(
+    extra_env: Mapping[str, str] | None = None, include: Sequence[str] = ()
+) -> subprocess.Popen[bytes]:
+    """A separate Celery worker process on the test database and broker.
+
+    ``extra_env`` is added to its environment; ``include`` names modules it imports as it starts (Celery's
+    ``--include``): test-only hooks such as ``tests.worker_hooks``, which the site never loads.
+    """
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
@@ -143,6 +149,7 @@ def start_celery_worker(extra_env: Mapping[str, str] | None = None) -> subproces
             f"--hostname=test-{uuid.uuid4().hex[:8]}@%h",
             "--without-gossip",
             "--without-mingle",
+            *(f"--include={module}" for module in include),
         ],
         cwd=ROOT,
         env=env,

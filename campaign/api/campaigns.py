@@ -93,8 +93,8 @@ class CampaignCollectionApi(CampaignApi):
         responses={
             201: CampaignDetailOutput,
             **refusals(
-                s400="invalid, unknown-field: a field out of its bounds; scores-order, costs-order: settings that "
-                "do not fit together.",
+                s400="invalid, unknown-field: a field out of its bounds; scores-order, awards-order, costs-order: "
+                "settings that do not fit together.",
                 s403="not_authenticated.",
             ),
         },
@@ -127,7 +127,7 @@ class CampaignDetailApi(CampaignApi):
             200: CampaignDetailOutput,
             **MANAGE,
             **refusals(
-                s400="invalid, unknown-field, scores-order, costs-order, invalid-ruleset...",
+                s400="invalid, unknown-field, scores-order, awards-order, costs-order, invalid-ruleset...",
                 s409="setting-locked, campaign-finished.",
             ),
         },

@@ -169,13 +169,70 @@ def _checked_settings(
                     "setting-locked", "decides results, so it cannot change once the campaign runs", field
                 )
     merged = {field: checked.get(field, getattr(campaign, field)) for field in SETTINGS}
-    if not merged["points_win"] >= merged["points_draw"] >= merged["points_loss"]:
-        raise CampaignError(
-            "scores-order", "a win must score at least a draw, and a draw at least a loss", "points_draw"
-        )
-    if merged["bunker_cost"] < merged["strongpoint_cost"]:
-        raise CampaignError("costs-order", "a bunker costs at least as much as a strongpoint", "bunker_cost")
+    disagreements = settings_disagreements(merged)
+    if disagreements:
+        raise disagreements[0]
     return checked
+
+
+def settings_disagreements(values: Mapping[str, Any]) -> list[CampaignError]:
+    """Settings that must agree with each other and do not, each a refusal naming the field at fault.
+
+    The one place these rules live: the settings page, the API and the campaign
+    import all come here. ``values`` holds every setting the rules read, each
+    within its bounds: a win scores at least a draw and a draw at least a loss
+    (a loss may cost points: the bounds allow down to ``SCORE_MIN``), a win earns
+    at least the resources a draw does, and a bunker costs at least what a
+    strongpoint does (its upgrade price is the difference).
+    """
+    found = []
+    win, draw, loss = values["points_win"], values["points_draw"], values["points_loss"]
+    if win < draw:
+        found.append(CampaignError(
+            "scores-order", f"a win must score at least as much as a draw (win {win}, draw {draw})", "points_win"
+        ))  # fmt: skip
+    if draw < loss:
+        found.append(CampaignError(
+            "scores-order", f"a draw must score at least as much as a loss (draw {draw}, loss {loss})",
+            "points_draw",
+        ))  # fmt: skip
+    if values["award_win"] < values["award_draw"]:
+        found.append(CampaignError(
+            "awards-order", "a win must earn at least the resources a draw does "
+            f"(win {values['award_win']}, draw {values['award_draw']})", "award_win",
+        ))  # fmt: skip
+    if values["bunker_cost"] < values["strongpoint_cost"]:
+        found.append(CampaignError(
+            "costs-order", "a bunker must cost at least as much as a strongpoint "
+            f"(bunker {values['bunker_cost']}, strongpoint {values['strongpoint_cost']})", "bunker_cost",
+        ))  # fmt: skip
+    return found
+
+
+# The settings ``settings_disagreements`` reads.
+AGREEING_SETTINGS = (
+    "points_win", "points_draw", "points_loss", "award_win", "award_draw", "strongpoint_cost", "bunker_cost"
+)  # fmt: skip
+
+
+def settings_problems(values: Mapping[str, Any]) -> list[CampaignError]:
+    """Every setting in ``values`` checked as a change would be (bounds and agreement), without the campaign.
+
+    For a campaign that arrives whole (an import): each setting present out of
+    its bounds, then, when those the agreement reads are all present and
+    sound, the settings that disagree.
+    """
+    found: list[CampaignError] = []
+    for field, value in values.items():
+        if field in SETTINGS:
+            try:
+                SETTINGS[field](value, values)
+            except CampaignError as error:
+                found.append(error)
+    faulty = {error.field for error in found}
+    if all(field in values and field not in faulty for field in AGREEING_SETTINGS):
+        found += settings_disagreements(values)
+    return found
 
 
 @transaction.atomic

@@ -28,7 +28,7 @@ from campaign.models import (
     Sector,
 )
 from campaign.options import ResourceHolder, Status
-from campaign.services.map import sector_update
+from campaign.services.map import headquarters_not_fortifiable, sector_update
 from campaign.services.versions import results_changed
 
 
@@ -172,7 +172,10 @@ def _costs(campaign: Campaign, sector: Sector, kind: str) -> tuple[int, bool]:
 def fortification_buy(
     *, campaign: Campaign, buyer: Enrolment, sector_key: str, kind: str, actor: Any
 ) -> FortificationPurchase:
-    """Buy a strongpoint or a bunker (or upgrade a strongpoint) for a sector the buyer's side holds."""
+    """Buy a strongpoint or a bunker (or upgrade a strongpoint) for a sector the buyer's side holds.
+
+    Never at a headquarters: it is never attacked, so a fortification there would defend nothing.
+    """
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if locked.status != Status.RUNNING:
         raise CampaignConflictError(
@@ -183,6 +186,8 @@ def fortification_buy(
     sector = Sector.objects.filter(campaign=locked, key=sector_key).first()
     if sector is None:
         raise CampaignError("unknown-sector", f"there is no sector {sector_key[:40]!r} on this map", "sector")
+    if sector.headquarters_of:
+        raise headquarters_not_fortifiable(sector, "sector")
     holder = holder_of(locked, buyer)
     if holder.enrolment is not None:
         if sector.held_by_id != buyer.pk:

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from campaign import limits
-from campaign.engine.map import SectorChange, SectorField, check_change, coerce_change_value
+from campaign.engine.map import Fortification, SectorChange, SectorField, check_change, coerce_change_value
 from campaign.engine.mapformat import default_map, map_from_json, map_from_json_text, map_to_json
 from campaign.errors import CampaignConflictError, CampaignError
 from campaign.models import Campaign, Enrolment, EnrolmentStatus, LogKind, Sector
@@ -91,7 +91,10 @@ def campaign_map_load(
 def sector_update(
     *, campaign: Campaign, actor: Any, key: str, changes: Mapping[str, Any], reason: str, cause: str = ""
 ) -> Sector:
-    """Change a sector's holder, fortification, value or terrain; each changed part is logged with why."""
+    """Change a sector's holder, fortification, value or terrain; each changed part is logged with why.
+
+    A headquarters' fortification may only be removed (``headquarters_not_fortifiable``).
+    """
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if locked.status == Status.FINISHED:
         raise CampaignConflictError("campaign-finished", "a finished campaign can no longer change")
@@ -124,6 +127,8 @@ def sector_update(
         before = "" if before is None else before
         if before == stored:
             continue
+        if field == SectorField.FORTIFICATION and sector.headquarters_of and stored != Fortification.NONE:
+            raise headquarters_not_fortifiable(sector, "fortification")
         setattr(sector, column, (stored or None) if column == "held_by_id" else stored)
         log_write(campaign=locked, kind=LogKind.SECTOR_CHANGED, subject=f"sector:{key}", actor=actor, field=field,
                   before=before, after=stored, reason=reason, cause=cause)  # fmt: skip
@@ -132,6 +137,20 @@ def sector_update(
     if not cause:
         results_changed(campaign=locked)
     return sector
+
+
+def headquarters_not_fortifiable(sector: Sector, field: str) -> CampaignError:
+    """The refusal of a fortification built, bought or changed at a headquarters (one may only be removed).
+
+    A headquarters is never attacked (``campaign.engine.map``), so a fortification
+    there defends nothing; a map may still start with one (docs/map-format.md).
+    """
+    return CampaignError(
+        "headquarters-not-fortifiable",
+        f"{sector.name} is the {sector.headquarters_of} headquarters, which is never attacked: "
+        "no fortification is built there",
+        field,
+    )
 
 
 def _check_holder(campaign: Campaign, sector: Sector) -> None:

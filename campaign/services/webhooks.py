@@ -16,7 +16,12 @@ redirects are not followed; and, unless ``settings.DEBUG`` or
 ``settings.WEBHOOK_ALLOW_PRIVATE`` is on (development and the tests, which
 post to a local server), a host that is or resolves to a loopback, private,
 link-local, reserved or multicast address is refused, when the URL is set and
-again before each post. A host whose DNS answer changes between that check
+again before each post. An IPv6 address that carries an IPv4 one (IPv4-mapped,
+IPv4-compatible, 6to4, Teredo, NAT64) is judged by that IPv4 address too, and
+so is an IPv4 address written the old ways (``2130706433``, ``127.1``,
+``0x7f.1``) that resolvers still read; the local-use NAT64 prefix
+(64:ff9b:1::/48, never routed on the internet) is refused whole. A host whose
+DNS answer changes between that check
 and the connection (DNS rebinding) is not caught: sites that must rule that
 out should send outgoing traffic through an egress proxy.
 """
@@ -62,11 +67,46 @@ def _private_allowed() -> bool:
     return bool(settings.DEBUG or getattr(settings, "WEBHOOK_ALLOW_PRIVATE", False))
 
 
+# NAT64 (RFC 6052): the well-known prefix carries the IPv4 address in its last 32 bits; the
+# local-use prefix (RFC 8215) is never globally reachable, whatever it carries.
+_NAT64_WELL_KNOWN = ipaddress.IPv6Network("64:ff9b::/96")
+_NAT64_LOCAL_USE = ipaddress.IPv6Network("64:ff9b:1::/48")
+
+
+def _outside_the_internet(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    # Not global covers private, loopback, link-local, unspecified and (IPv4) reserved addresses. Not
+    # ``is_reserved`` for IPv6: it spans ::/8, where NAT64 (a DNS64 resolver's answer) puts public hosts.
+    return not ip.is_global or ip.is_multicast
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries (6to4, Teredo, NAT64, IPv4-compatible): traffic reaches them."""
+    embedded: list[ipaddress.IPv4Address] = []
+    if ip.sixtofour is not None:
+        embedded.append(ip.sixtofour)
+    if ip.teredo is not None:
+        embedded.extend(ip.teredo)  # the Teredo server and the client behind it
+    if ip in _NAT64_WELL_KNOWN or ip in _NAT64_LOCAL_USE or int(ip) >> 32 == 0:  # the last: ::a.b.c.d
+        embedded.append(ipaddress.IPv4Address(int(ip) & 0xFFFF_FFFF))
+    return embedded
+
+
 def _is_internal(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return not ip.is_global or ip.is_multicast
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:  # ::ffff:a.b.c.d is that IPv4 address, nothing more
+            return _outside_the_internet(ip.ipv4_mapped)
+        if ip in _NAT64_LOCAL_USE or any(_outside_the_internet(v4) for v4 in _embedded_ipv4(ip)):
+            return True
+    return _outside_the_internet(ip)
+
+
+def _legacy_ipv4(host: str) -> str | None:
+    """An IPv4 address written as resolvers still read it (``2130706433``, ``127.1``, ``0x7f.1``), or None."""
+    try:
+        return socket.inet_ntoa(socket.inet_aton(host))
+    except OSError:
+        return None  # a name
 
 
 def _internal_host(host: str, *, resolve: bool) -> bool:
@@ -76,7 +116,10 @@ def _internal_host(host: str, *, resolve: bool) -> bool:
     try:
         return _is_internal(host)
     except ValueError:
-        pass  # a name, not an address
+        pass  # not written as an address
+    legacy = _legacy_ipv4(host)
+    if legacy is not None:
+        return _is_internal(legacy)
     if not resolve:
         return False
     try:

@@ -80,7 +80,7 @@ def _rows(campaign: Campaign, lines: list[BalanceLine], own: Enrolment | None) -
 
 
 def buy_form(campaign: Campaign, buyer: Enrolment, data: Any = None) -> FortificationForm:
-    """The sectors the buyer's side holds that can still be fortified, each with its price."""
+    """The sectors the buyer's side holds that can still be fortified (never a headquarters), each with its price."""
     sectors = list(Sector.objects.filter(campaign=campaign).order_by("position"))
     per_player = campaign.resources_held_by == ResourceHolder.PLAYER
 
@@ -90,7 +90,7 @@ def buy_form(campaign: Campaign, buyer: Enrolment, data: Any = None) -> Fortific
     offered = [
         (s.key, fortification_offer(s, strongpoint=campaign.strongpoint_cost, bunker=campaign.bunker_cost))
         for s in sectors
-        if held(s) and s.fortification != Fortification.BUNKER
+        if held(s) and not s.headquarters_of and s.fortification != Fortification.BUNKER
     ]
     return FortificationForm(data, offered=offered, every_sector=[(s.key, s.name) for s in sectors])
 

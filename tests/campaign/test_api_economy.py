@@ -230,6 +230,20 @@ def test_a_purchase_for_a_sector_the_bloc_does_not_hold_is_refused(world, sector
     assert ssu_balance(world) == 10
 
 
+@pytest.mark.parametrize("kind", ["strongpoint", "bunker"])
+def test_nothing_is_bought_for_the_blocs_own_headquarters(world, kind):
+    world.fund("SSU", 10)
+
+    response = world.client("player").post(world.url("purchases/"), {"sector": "tractor-works", "kind": kind},
+                                           format="json")  # fmt: skip
+
+    assert problem(response) == (400, "headquarters-not-fortifiable", "sector")
+    assert "The Tractor Works is the SSU headquarters, which is never attacked" in response.json()["detail"]
+    assert not FortificationPurchase.objects.exists()
+    assert ssu_balance(world) == 10
+    assert Sector.objects.get(campaign=world.campaign, key="tractor-works").fortification == "strongpoint"
+
+
 def test_where_resources_are_per_player_only_the_player_holding_the_sector_buys(world):
     per_player(world)
     ledger_adjust(campaign=world.campaign, holder=Holder(enrolment=world.player_place), amount=5, reason="start",

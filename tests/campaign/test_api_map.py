@@ -249,6 +249,7 @@ def test_a_sector_is_made_neutral_with_a_null_owner():
         ("zoo", {"height": 3, "reason": "r"}, "height", "unknown-field"),
         ("zoo", {"reason": "nothing"}, "", "no-change"),
         ("port", {"owner": "Axis", "reason": "r"}, "owner", "headquarters-owner"),
+        ("port", {"fortification": "bunker", "reason": "r"}, "fortification", "headquarters-not-fortifiable"),
     ],
 )
 def test_it_refuses_a_sector_change_naming_the_field(key, payload, field, code):
@@ -258,6 +259,28 @@ def test_it_refuses_a_sector_change_naming_the_field(key, payload, field, code):
 
     assert (response.status_code, problems(response)) == (400, [(field, code)])
     assert not LogEntry.objects.filter(kind=LogKind.SECTOR_CHANGED).exists()
+
+
+def test_a_headquarters_keeps_or_loses_its_fortification_but_never_gains_one():
+    world = build_world()
+    client = world.client("creator")
+
+    kept = client.patch(world.url("sectors/port/"), {"fortification": "strongpoint", "value": 4, "reason": "Supply"},
+                        format="json")  # fmt: skip
+    removed = client.patch(
+        world.url("sectors/port/"), {"fortification": "none", "reason": "Shelled"}, format="json"
+    )
+    rebuilt = client.patch(world.url("sectors/port/"), {"fortification": "strongpoint", "reason": "Rebuilt"},
+                           format="json")  # fmt: skip
+
+    assert (kept.status_code, kept.json()["fortification"], kept.json()["value"]) == (200, "strongpoint", 4)
+    assert (removed.status_code, removed.json()["fortification"]) == (200, "none")
+    assert (rebuilt.status_code, problems(rebuilt)) == (
+        400,
+        [("fortification", "headquarters-not-fortifiable")],
+    )
+    entries = LogEntry.objects.filter(kind=LogKind.SECTOR_CHANGED, subject="sector:port").order_by("id")
+    assert [(e.field, e.after) for e in entries] == [("value", 4), ("fortification", "none")]
 
 
 def test_an_unknown_sector_is_not_found():

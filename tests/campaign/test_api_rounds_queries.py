@@ -34,7 +34,14 @@ def grow(world: World, *, players: int = 31, rounds: int = 3) -> Round:
     last = played(world)
     for bloc in Bloc:
         world.fund(bloc.value, 20)
-    fortification_buy(campaign=world.campaign, buyer=world.player_place, sector_key="tractor-works",
+    # A sector the SSU holds now (never its headquarters: nothing is built there).
+    held = (
+        Sector.objects.filter(campaign=world.campaign, owner="SSU", headquarters_of="")
+        .order_by("key")
+        .first()
+    )
+    assert held is not None
+    fortification_buy(campaign=world.campaign, buyer=world.player_place, sector_key=held.key,
                       kind="bunker", actor=world.player)  # fmt: skip
     return last
 

@@ -91,9 +91,9 @@ def test_a_player_buys_a_bunker_for_a_sector_their_bloc_holds_and_the_map_shows_
     client.force_login(place("s1").player)
     form = client.get(url("economy", running_campaign)).context["buy_form"]
     offered = dict(form.fields["sector"].widget.choices)
-    assert sorted(k for k in offered if k) == ["tractor-works", "workers-settlement"]
+    # Not the Tractor Works, the SSU headquarters: never attacked, so nothing is built there.
+    assert sorted(k for k in offered if k) == ["workers-settlement"]
     assert offered["workers-settlement"] == "Workers' Settlement: strongpoint 3, bunker 5"
-    assert offered["tractor-works"] == "The Tractor Works: has a strongpoint, upgrade to a bunker for 2"
 
     response = buy(client, running_campaign, "workers-settlement", "bunker")
 
@@ -113,7 +113,7 @@ def test_a_player_buys_a_bunker_for_a_sector_their_bloc_holds_and_the_map_shows_
     [
         ("workers-settlement", "bunker", "kind", "balance-too-low"),  # 5 over a balance of 4
         ("riverside", "strongpoint", "sector", "not-your-sector"),  # the Allies'
-        ("tractor-works", "strongpoint", "kind", "already-fortified"),  # it has one
+        ("tractor-works", "bunker", "sector", "headquarters-not-fortifiable"),  # the SSU headquarters
     ],
 )
 def test_a_purchase_that_breaks_the_rules_is_refused_next_to_the_field_and_nothing_changes(
@@ -129,6 +129,20 @@ def test_a_purchase_that_breaks_the_rules_is_refused_next_to_the_field_and_nothi
     assert not FortificationPurchase.objects.exists()
     assert balance(campaign=running_campaign, holder=Holder(bloc="SSU")) == 4
     assert running_campaign.sectors.get(key=sector).fortification in ("none", "strongpoint")
+
+
+def test_a_fortification_already_there_is_refused_next_to_the_kind(
+    client, running_campaign, organiser, place
+):
+    sector_update(campaign=running_campaign, actor=organiser, key="workers-settlement",
+                  changes={"fortification": "bunker"}, reason="Dug in")  # fmt: skip
+    fund(running_campaign, organiser, 10, bloc="SSU")
+    client.force_login(place("s1").player)
+
+    response = buy(client, running_campaign, "workers-settlement", "strongpoint")
+
+    assert response.context["buy_form"].errors["kind"][0].endswith("[already-fortified]")
+    assert not FortificationPurchase.objects.exists()
 
 
 def test_where_resources_are_per_player_only_the_player_holding_a_sector_buys_for_it(

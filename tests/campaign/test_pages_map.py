@@ -168,6 +168,23 @@ def test_it_shows_a_headquarters_refusal_next_to_the_holder(client, open_campaig
     assert Sector.objects.get(campaign=open_campaign, key="airfield").owner == "Axis"
 
 
+def test_it_offers_a_headquarters_no_fortification_beyond_the_one_it_has(client, open_campaign, organiser):
+    client.force_login(organiser)
+    page = url("sector", open_campaign, "airfield")
+    data = {"owner": "Axis", "value": 3, "terrain": "open", "reason": "Reinforced"}
+
+    form = client.get(page).context["form"]
+    refused = client.post(page, {**data, "fortification": "bunker"})
+    kept = client.post(page, {**data, "fortification": "strongpoint"})
+
+    assert [value for value, _label in form.fields["fortification"].choices] == ["none", "strongpoint"]
+    assert "never attacked" in form.fields["fortification"].help_text
+    assert refused.context["form"].errors["fortification"]
+    assert kept["Location"] == page
+    airfield = Sector.objects.get(campaign=open_campaign, key="airfield")
+    assert (airfield.fortification, airfield.value) == ("strongpoint", 3)
+
+
 def test_it_bounds_a_sectors_value(client, open_campaign, organiser):
     client.force_login(organiser)
     data = {"owner": "", "fortification": "none", "value": 11, "terrain": "parkland", "reason": "x"}

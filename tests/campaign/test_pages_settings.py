@@ -135,8 +135,8 @@ def test_it_shows_a_service_refusal_next_to_its_field_and_keeps_the_input(client
     )
 
     form = response.context["form"]
-    assert form.errors["points_draw"] == [
-        "a win must score at least a draw, and a draw at least a loss (field: points_draw) [scores-order]"
+    assert form.errors["points_win"] == [
+        "a win must score at least as much as a draw (win 1, draw 2) (field: points_win) [scores-order]"
     ]
     assert b"Our story" in response.content
     assert form["points_win"].value() == "1"

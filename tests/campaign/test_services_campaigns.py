@@ -32,7 +32,11 @@ def test_it_creates_a_draft_with_the_default_settings_and_logs_it(organiser):
         ({"name": "x" * 81}, "name", "too-long"),
         ({"points_limit": 0}, "points_limit", "out-of-range"),
         ({"points_limit": 10_001}, "points_limit", "out-of-range"),
-        ({"points_win": 0, "points_draw": 1}, "points_draw", "scores-order"),
+        ({"points_win": 0, "points_draw": 1}, "points_win", "scores-order"),
+        ({"points_draw": -1, "points_loss": 0}, "points_draw", "scores-order"),
+        ({"points_win": -10, "points_draw": -10, "points_loss": -9}, "points_draw", "scores-order"),
+        ({"award_win": 1, "award_draw": 2}, "award_win", "awards-order"),
+        ({"award_draw": -1}, "award_draw", "out-of-range"),
         ({"tiebreakers": ["vp_for", "vp_for"]}, "tiebreakers", "duplicate"),
         ({"tiebreakers": ["coin_toss"]}, "tiebreakers[0]", "invalid-choice"),
         ({"ruleset": {"name": "rtz", "scout_rtz": "yes"}}, "ruleset.scout_rtz", "invalid-ruleset"),
@@ -48,6 +52,33 @@ def test_it_refuses_a_bad_setting_by_name_and_changes_nothing(campaign, organise
     campaign.refresh_from_db()
     assert campaign.points_win == 3
     assert not LogEntry.objects.filter(kind=LogKind.SETTING_CHANGED).exists()
+
+
+def test_it_accepts_settings_in_order_even_level_and_down_to_the_lowest_scores(campaign, organiser):
+    changes = {"points_win": 0, "points_draw": -5, "points_loss": -10, "award_win": 2, "award_draw": 2,
+               "strongpoint_cost": 4, "bunker_cost": 4}  # fmt: skip
+
+    services.campaign_update(campaign=campaign, actor=organiser, changes=changes)
+
+    campaign.refresh_from_db()
+    assert {field: getattr(campaign, field) for field in changes} == changes
+
+
+def test_it_checks_one_changed_setting_against_those_already_stored(campaign, organiser):
+    assert (campaign.award_win, campaign.strongpoint_cost) == (1, 3)
+
+    with pytest.raises(CampaignError) as awards:
+        services.campaign_update(campaign=campaign, actor=organiser, changes={"award_draw": 2})
+    with pytest.raises(CampaignError) as costs:
+        services.campaign_update(campaign=campaign, actor=organiser, changes={"bunker_cost": 2})
+
+    assert (awards.value.field, awards.value.code) == ("award_win", "awards-order")
+    assert awards.value.message == "a win must earn at least the resources a draw does (win 1, draw 2)"
+    assert (costs.value.field, costs.value.code) == ("bunker_cost", "costs-order")
+    assert (
+        costs.value.message
+        == "a bunker must cost at least as much as a strongpoint (bunker 2, strongpoint 3)"
+    )
 
 
 def test_it_logs_each_changed_setting_with_before_and_after(campaign, organiser):

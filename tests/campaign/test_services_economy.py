@@ -67,6 +67,24 @@ def test_a_purchase_over_the_balance_is_refused_and_changes_nothing(running_camp
     assert running_campaign.sectors.get(key=key).fortification == "none"
 
 
+@pytest.mark.parametrize("kind", ["strongpoint", "bunker"])
+def test_nothing_is_bought_for_a_headquarters_and_nothing_is_written(
+    running_campaign, organiser, place, kind
+):
+    _fund(running_campaign, organiser, "Axis", 10)
+    headquarters = running_campaign.sectors.get(headquarters_of="Axis")
+    before = headquarters.fortification
+
+    with pytest.raises(CampaignError) as caught:
+        fortification_buy(campaign=running_campaign, buyer=place("x1"), sector_key=headquarters.key, kind=kind,
+                          actor=None)  # fmt: skip
+
+    assert (caught.value.code, caught.value.field) == ("headquarters-not-fortifiable", "sector")
+    assert not FortificationPurchase.objects.exists()
+    assert balance(campaign=running_campaign, holder=Holder(bloc="Axis")) == 10
+    assert running_campaign.sectors.get(pk=headquarters.pk).fortification == before
+
+
 def test_a_sector_the_bloc_does_not_hold_is_refused(running_campaign, organiser, place):
     _fund(running_campaign, organiser, "Allies", 10)
 

@@ -91,6 +91,36 @@ def test_a_headquarters_never_changes_hands(campaign, organiser):
     assert caught.value.code == "headquarters-owner"
 
 
+@pytest.mark.parametrize(
+    ("start", "to"), [("strongpoint", "bunker"), ("none", "strongpoint"), ("none", "bunker")]
+)
+def test_no_fortification_is_added_or_changed_at_a_headquarters(campaign, organiser, start, to):
+    campaign_map_load(campaign=campaign, actor=organiser)
+    Sector.objects.filter(campaign=campaign, key="port").update(fortification=start)
+
+    with pytest.raises(CampaignError) as caught:
+        sector_update(
+            campaign=campaign, actor=organiser, key="port", changes={"fortification": to}, reason="dig"
+        )
+
+    assert (caught.value.code, caught.value.field) == ("headquarters-not-fortifiable", "fortification")
+    assert caught.value.message == (
+        "The Port is the Allies headquarters, which is never attacked: no fortification is built there"
+    )
+    assert Sector.objects.get(campaign=campaign, key="port").fortification == start
+    assert not LogEntry.objects.filter(kind=LogKind.SECTOR_CHANGED).exists()
+
+
+def test_a_headquarters_fortification_may_be_removed(campaign, organiser):
+    campaign_map_load(campaign=campaign, actor=organiser)
+
+    sector_update(
+        campaign=campaign, actor=organiser, key="port", changes={"fortification": "none"}, reason="razed"
+    )
+
+    assert Sector.objects.get(campaign=campaign, key="port").fortification == "none"
+
+
 def test_an_edit_needs_a_reason(campaign, organiser):
     campaign_map_load(campaign=campaign, actor=organiser)
 

@@ -109,6 +109,32 @@ def test_it_refuses_an_oversize_list_before_reading_it(good: dict[str, Any]) -> 
     assert [(p.field, p.code) for p in refusal.problems] == [("rounds", "too-many")]
 
 
+def test_it_refuses_campaign_settings_that_disagree_as_the_settings_page_would(good: dict[str, Any]) -> None:
+    good["campaign"].update(points_win=1, points_draw=2, award_win=0, award_draw=3, strongpoint_cost=5,
+                            bunker_cost=2)  # fmt: skip
+    refusal = _refusal(good)
+    assert [(p.field, p.code, p.message) for p in refusal.problems] == [
+        ("campaign.points_win", "scores-order",
+         "campaign.points_win: a win must score at least as much as a draw (win 1, draw 2)"),
+        ("campaign.award_win", "awards-order",
+         "campaign.award_win: a win must earn at least the resources a draw does (win 0, draw 3)"),
+        ("campaign.bunker_cost", "costs-order",
+         "campaign.bunker_cost: a bunker must cost at least as much as a strongpoint (bunker 2, strongpoint 5)"),
+    ]  # fmt: skip
+
+
+def test_it_refuses_campaign_settings_outside_the_bounds_the_settings_page_keeps(
+    good: dict[str, Any],
+) -> None:
+    # Both fit their columns (small integers); the settings' own bounds are narrower.
+    good["campaign"].update(points_loss=-11, max_open_challenges=11)
+    refusal = _refusal(good)
+    assert [(p.field, p.code) for p in refusal.problems] == [
+        ("campaign.points_loss", "out-of-range"),
+        ("campaign.max_open_challenges", "out-of-range"),
+    ]
+
+
 def test_it_refuses_what_the_database_refuses_and_writes_nothing(good: dict[str, Any]) -> None:
     # Two open rounds pass every check of the file's shape; the database's one-open-round rule refuses them.
     for row in good["rounds"]:

@@ -38,12 +38,13 @@ from campaign.services.versions import results_changed
 from config.celery import app
 from standings.models import Standings
 from standings.selectors import StandingsView, standings_for
-from standings.services import PAUSE_ENV, standings_recompute, standings_stale
+from standings.services import standings_recompute, standings_stale
 from tests.battles.conftest import ALLIED_UNITS, AXIS_UNITS, register, round_one  # noqa: F401
 from tests.conftest import services_required, start_celery_worker, stop_celery_worker
 from tests.standings.builders import populated_campaign
 from tests.standings.conftest import result
 from tests.standings.test_race import burst, from_scratch, stored
+from tests.worker_hooks import PAUSE_FILE_ENV
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -221,7 +222,8 @@ def test_a_worker_killed_in_the_middle_of_a_recompute_leaves_the_old_standings_w
     old_rows = standings_for(campaign=campaign)
     purge_queue()
     marker = tmp_path / "recompute-paused"
-    worker = start_celery_worker({PAUSE_ENV: str(marker)})
+    # The worker loads a test-only hook that stops it half-way through writing the recompute.
+    worker = start_celery_worker({PAUSE_FILE_ENV: str(marker)}, include=["tests.worker_hooks"])
     try:
         add_result(campaign, 1)  # queues the recompute after commit, as every confirmation does
         wait_until(marker.exists, "the worker to be half-way through the recompute", worker)
