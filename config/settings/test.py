@@ -23,7 +23,7 @@ MEDIA_ROOT = VAR_DIR / "test-media"
 WHITENOISE_USE_FINDERS = True
 if CACHES["progress"]["BACKEND"].endswith("FileBasedCache"):
     # Apart from the development site's too (a worker process started by a test writes to it).
-    CACHES["progress"]["LOCATION"] = str(VAR_DIR / "test-cache")
+    CACHES["progress"]["LOCATION"] = CACHES["default"]["LOCATION"] = str(VAR_DIR / "test-cache")
 # The webhook tests post to an HTTP server on 127.0.0.1 (a worker started with these settings too).
 WEBHOOK_ALLOW_PRIVATE = True
 
