@@ -122,7 +122,7 @@ class HealthApi(APIView):
                 "the plain health check needs neither.",
                 code="round-trip-forbidden",
             )
-        report = health_report(round_trip=round_trip)
+        report = health_report(round_trip=round_trip, timeout=settings.HEALTH_ROUND_TRIP_TIMEOUT)
         return Response(report, status=200 if report["status"] == "ok" else 503)
 
 

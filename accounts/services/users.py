@@ -45,7 +45,9 @@ def user_email_check(*, email: str, user: User | None = None) -> str:
 
 
 def user_username_check(*, username: str, user: User | None = None) -> str:
-    """``username``, or a refusal when it mixes scripts or looks like another account's name."""
+    """``username`` as stored (NFKC, as Django normalises it), or a refusal when it mixes scripts or
+    looks like another account's name."""
+    username = User.normalize_username(username)
     if mixes_scripts(username):
         scripts = " and ".join(name.title() for name in username_scripts(username))
         raise DomainError(

@@ -184,6 +184,8 @@ PASSWORD_RESET_RATE_PER_EMAIL = env_rate("ZVEROGRAD_RESET_PER_EMAIL", "3/hour")
 # Who may ask /health/?round_trip=1 without being staff: a monitor sending this token
 # (Authorization: Bearer ... or X-Health-Token). Empty: staff only.
 HEALTH_TOKEN = env_str("ZVEROGRAD_HEALTH_TOKEN", "")
+# How long that round trip waits for the worker's answer.
+HEALTH_ROUND_TRIP_TIMEOUT = 5.0
 SPECTACULAR_SETTINGS = {
     "TITLE": "Zverograd API",
     "DESCRIPTION": "Return to Zverograd campaigns for Dust 1947: campaigns, army lists, rules and odds.",
