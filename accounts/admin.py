@@ -1,11 +1,14 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 
+from accounts.forms import AdminNewUserForm, AdminUserForm
 from accounts.models import Notification, NotificationPreference, User
 
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin[User]):
+    form = AdminUserForm
+    add_form = AdminNewUserForm
     fieldsets = (*DjangoUserAdmin.fieldsets, ("Zverograd", {"fields": ("display_name",)}))  # type: ignore[misc]
     list_display = ("username", "display_name", "email", "is_staff")
     search_fields = ("username", "display_name", "email")

@@ -14,7 +14,8 @@ from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from accounts.models import User
-from accounts.services import user_sign_up, user_update_profile
+from accounts.services import user_email_check, user_sign_up, user_update_profile, user_username_check
+from core.errors import DomainError
 
 
 class UserOutput(serializers.Serializer[User]):
@@ -30,17 +31,18 @@ class SignUpInput(serializers.Serializer[None]):
     password = serializers.CharField(write_only=True)
     display_name = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
 
+    # The services' checks, here too so that every field's problem comes back at once.
     def validate_username(self, value: str) -> str:
-        if User.objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("This username is taken.", code="username-taken")
-        return value
+        try:
+            return user_username_check(username=value)
+        except DomainError as exc:
+            raise serializers.ValidationError(exc.message, code=exc.code) from None
 
     def validate_email(self, value: str) -> str:
-        if User.objects.filter(email__iexact=value).exists():
-            raise serializers.ValidationError(
-                "An account with this email already exists.", code="email-taken"
-            )
-        return value
+        try:
+            return user_email_check(email=value)
+        except DomainError as exc:
+            raise serializers.ValidationError(exc.message, code=exc.code) from None
 
     def validate(self, attrs: dict[str, str]) -> dict[str, str]:
         try:
@@ -72,6 +74,8 @@ class SignUpApi(APIView):
 
 
 class MeApi(APIView):
+    """The caller's account. A new e-mail another account has (in any case) is refused: ``email-taken``."""
+
     @extend_schema(responses=UserOutput, operation_id="accounts_me")
     def get(self, request: Request) -> Response:
         assert isinstance(request.user, User)

@@ -3,31 +3,62 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm, UserCreationForm
 
 from accounts.models import User
 from accounts.selectors import PreferenceLine
+from accounts.services import user_email_check, user_username_check
+from core.errors import DomainError
 from core.openapi import MAX_ID
 
 
-class SignUpForm(UserCreationForm[User]):
+def refusal(exc: DomainError) -> forms.ValidationError:
+    """A service's refusal as a form error: its words beside the field, its code for the tests."""
+    return forms.ValidationError(exc.message, code=exc.code)
+
+
+class AccountChecks:
+    """The accounts services' checks on a form's ``username`` and ``email``, for the account ``instance``."""
+
+    cleaned_data: dict[str, Any]
+
+    def _account(self) -> User | None:
+        instance = getattr(self, "instance", None)
+        return instance if isinstance(instance, User) and instance.pk is not None else None
+
+    def clean_username(self) -> str:
+        try:
+            return user_username_check(username=self.cleaned_data["username"], user=self._account())
+        except DomainError as exc:
+            raise refusal(exc) from None
+
+    def clean_email(self) -> str:
+        try:
+            return user_email_check(email=self.cleaned_data.get("email") or "", user=self._account())
+        except DomainError as exc:
+            raise refusal(exc) from None
+
+
+class SignUpForm(AccountChecks, UserCreationForm[User]):
     email = forms.EmailField(required=True, help_text="Used only to reset your password.")
 
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "display_name", "email")
 
-    def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this email already exists.", code="email-taken")
-        return str(email)
 
-
-class ProfileForm(forms.ModelForm[User]):
+class ProfileForm(AccountChecks, forms.ModelForm[User]):
     class Meta:
         model = User
         fields = ("display_name", "email")
+
+
+class AdminUserForm(AccountChecks, UserChangeForm[User]):
+    """The admin's user page: the same rules on the username and the e-mail as sign-up and the profile."""
+
+
+class AdminNewUserForm(AccountChecks, AdminUserCreationForm[User]):
+    """The admin's "add user" page (a username and a password)."""
 
 
 class MarkReadForm(forms.Form):

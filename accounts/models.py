@@ -1,23 +1,65 @@
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractUser
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from accounts.notifications import KIND_MAX_LENGTH, LINK_MAX_LENGTH, MESSAGE_MAX_LENGTH
+from accounts.usernames import SKELETON_MAX_LENGTH, username_skeleton
+
+
+class Users(UserManager["User"]):
+    def bulk_create(self, objs: Iterable[User], *args: Any, **kwargs: Any) -> list[User]:
+        # A bulk insert skips save(): give each row its skeleton here (benchmarks and test builders).
+        rows = list(objs)
+        for row in rows:
+            row.username_skeleton = username_skeleton(row.username)
+        return super().bulk_create(rows, *args, **kwargs)
 
 
 class User(AbstractUser):
-    """A person on the site. The display name is what other players see."""
+    """A person on the site. The display name is what other players see.
+
+    ``username_skeleton`` is what the username looks like (``accounts.usernames``),
+    kept in step with it on every save, whatever saves it (a service, the admin,
+    ``createsuperuser``): its unique constraint is what finally refuses a name
+    that looks like a taken one, even when two sign-ups race. The e-mail is
+    unique whatever its case, when there is one.
+    """
 
     display_name = models.CharField(
         max_length=60,
         blank=True,
         help_text="Shown to other players instead of your username.",
     )
+    username_skeleton = models.CharField(max_length=SKELETON_MAX_LENGTH, unique=True, editable=False)
+
+    objects: ClassVar[Users] = Users()  # type: ignore[assignment]
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name="user_email_unique_any_case",
+                violation_error_code="email-taken",
+                violation_error_message="An account with this email already exists.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.public_name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_skeleton = username_skeleton(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        super().save(*args, **kwargs)
 
     @property
     def public_name(self) -> str:

@@ -25,7 +25,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(
+        views.PasswordResetView.as_view(
             template_name="accounts/password_reset.html",
             email_template_name="accounts/email/password_reset.txt",
             subject_template_name="accounts/email/password_reset_subject.txt",

@@ -8,6 +8,7 @@ the environment win), so a developer can keep local overrides out of git.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import environ
@@ -63,6 +64,24 @@ def env_path(name: str, default: Path) -> Path:
         return default
     path = Path(raw).expanduser()
     return path if path.is_absolute() else BASE_DIR / path
+
+
+RATE_PATTERN = re.compile(r"^[1-9][0-9]{0,8}/(s|sec|second|m|min|minute|h|hour|d|day)$")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate as DRF's throttles write it: a count, a slash and a period (``20/hour``, ``5/minute``)."""
+    raw = env.str(name, default="").strip() or default
+    if not RATE_PATTERN.match(raw):
+        raise ConfigurationError(f"{name} must be a rate such as 20/hour or 5/minute, got {raw!r}")
+    return str(raw)
+
+
+def env_optional_int(name: str) -> int | None:
+    """An integer, or None when the variable is unset or empty."""
+    if not env.str(name, default="").strip():
+        return None
+    return env_int(name, 0)
 
 
 def env_required(name: str) -> str:

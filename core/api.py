@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,6 +16,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.errors import ConflictError, DomainError
 from core.parsers import BodyTooLarge
+from core.permissions import can_ask_health_round_trip
 from core.selectors import health_report
 
 
@@ -78,14 +79,33 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
+def health_token(request: Request) -> str:
+    """The token a monitor sends: ``Authorization: Bearer <token>`` or ``X-Health-Token: <token>``."""
+    scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and credentials.strip():
+        return credentials.strip()
+    return request.headers.get("X-Health-Token", "").strip()
+
+
 class HealthApi(APIView):
-    """Database, broker and worker heartbeat; ``?round_trip=1`` also sends a task and waits."""
+    """Database, broker and worker heartbeat, for anyone; ``?round_trip=1`` (staff or the health token)
+    also sends a task and waits for the worker's answer."""
 
     permission_classes = [permissions.AllowAny]
-    authentication_classes: list[type] = []
+
+    def perform_authentication(self, request: Request) -> None:
+        # The plain check reads no session and no token; only a round trip asks who is calling.
+        pass
 
     @extend_schema(
-        parameters=[OpenApiParameter("round_trip", bool, description="Send a ping task and wait for it")],
+        parameters=[
+            OpenApiParameter(
+                "round_trip",
+                bool,
+                description="Send a ping task and wait for it (staff, or the health token as "
+                "`Authorization: Bearer <token>` or `X-Health-Token`); anyone else gets a 403",
+            )
+        ],
         responses={
             200: inline_serializer(
                 "Health", {"status": serializers.CharField(), "checks": serializers.DictField()}
@@ -96,7 +116,13 @@ class HealthApi(APIView):
     )
     def get(self, request: Request) -> Response:
         round_trip = request.query_params.get("round_trip", "").lower() in {"1", "true", "yes"}
-        report = health_report(round_trip=round_trip)
+        if round_trip and not can_ask_health_round_trip(request.user, health_token(request)):
+            raise PermissionDenied(
+                "Only staff or a monitor with the health token may ask for a round trip; "
+                "the plain health check needs neither.",
+                code="round-trip-forbidden",
+            )
+        report = health_report(round_trip=round_trip, timeout=settings.HEALTH_ROUND_TRIP_TIMEOUT)
         return Response(report, status=200 if report["status"] == "ok" else 503)
 
 

@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 import pytest
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
@@ -58,6 +59,22 @@ def need(condition: bool, what: str) -> None:
     if services_required():
         pytest.fail(f"{what} is required under CI=true but is not available", pytrace=False)
     pytest.skip(f"{what} is not available (run `make test` with CI=true to require it)")
+
+
+@pytest.fixture(autouse=True)
+def fresh_request_counts() -> Iterator[str]:
+    """Each test counts requests afresh: DRF's throttles and the rate limits start at zero.
+
+    The ``default`` cache is shared by every process (files, or Redis under CI), so the
+    counts would outlive a test. Emptying it is no answer: on Redis ``clear()`` flushes the
+    whole database, the Celery broker's queues with it. Each test gets a key prefix of its
+    own instead (returned, for a test that hands it to another process).
+    """
+    cache = caches["default"]
+    before = cache.key_prefix
+    cache.key_prefix = f"{before}test-{uuid.uuid4().hex[:12]}"
+    yield cache.key_prefix
+    cache.key_prefix = before
 
 
 @pytest.fixture

@@ -8,7 +8,13 @@ from accounts.services.notifications import (
     notifications_mark_read,
     notify,
 )
-from accounts.services.users import user_sign_up, user_update_profile
+from accounts.services.passwords import password_reset_allowed
+from accounts.services.users import (
+    user_email_check,
+    user_sign_up,
+    user_update_profile,
+    user_username_check,
+)
 
 __all__ = [
     "notification_email_send",
@@ -17,6 +23,9 @@ __all__ = [
     "notification_preferences_update",
     "notifications_mark_read",
     "notify",
+    "password_reset_allowed",
+    "user_email_check",
     "user_sign_up",
     "user_update_profile",
+    "user_username_check",
 ]

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
 from accounts.services import user_sign_up, user_update_profile
+from core.errors import DomainError
 
 
 @require_http_methods(["GET", "POST"])
@@ -18,15 +19,19 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         return redirect("core:home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = user_sign_up(
-            username=form.cleaned_data["username"],
-            email=form.cleaned_data["email"],
-            password=form.cleaned_data["password1"],
-            display_name=form.cleaned_data.get("display_name", ""),
-        )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Zverograd, {user.public_name}.")
-        return redirect("core:home")
+        try:
+            user = user_sign_up(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data.get("display_name", ""),
+            )
+        except DomainError as exc:  # another sign-up took the name or the e-mail since the form checked
+            form.add_error(exc.field or None, exc.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome to Zverograd, {user.public_name}.")
+            return redirect("core:home")
     return render(request, "accounts/sign_up.html", {"form": form})
 
 
@@ -36,11 +41,15 @@ def profile(request: HttpRequest) -> HttpResponse:
     assert isinstance(request.user, User)
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        user_update_profile(
-            user=request.user,
-            display_name=form.cleaned_data["display_name"],
-            email=form.cleaned_data["email"],
-        )
-        messages.success(request, "Your profile was saved.")
-        return redirect("accounts:profile")
+        try:
+            user_update_profile(
+                user=request.user,
+                display_name=form.cleaned_data["display_name"],
+                email=form.cleaned_data["email"],
+            )
+        except DomainError as exc:
+            form.add_error(exc.field or None, exc.message)
+        else:
+            messages.success(request, "Your profile was saved.")
+            return redirect("accounts:profile")
     return render(request, "accounts/profile.html", {"form": form})

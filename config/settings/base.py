@@ -13,7 +13,9 @@ from config.env import (
     env_email,
     env_int,
     env_list,
+    env_optional_int,
     env_path,
+    env_rate,
     env_site_url,
     env_str,
 )
@@ -167,13 +169,26 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "core.api.exception_handler",
-    # Per-address limits on the endpoints anyone may call without an account.
+    # Per-address limits on the endpoints anyone may call without an account, counted in the
+    # shared "default" cache (below) so that every web worker counts together.
     "DEFAULT_THROTTLE_RATES": {
-        "sign-up": env_str("ZVEROGRAD_THROTTLE_SIGN_UP", "20/hour"),
-        "validate": env_str("ZVEROGRAD_THROTTLE_VALIDATE", "120/minute"),
-        "referee": env_str("ZVEROGRAD_THROTTLE_REFEREE", "300/minute"),
+        "sign-up": env_rate("ZVEROGRAD_THROTTLE_SIGN_UP", "20/hour"),
+        "validate": env_rate("ZVEROGRAD_THROTTLE_VALIDATE", "120/minute"),
+        "referee": env_rate("ZVEROGRAD_THROTTLE_REFEREE", "300/minute"),
     },
+    # How many proxies in front of the site append to X-Forwarded-For (nginx: 1); the caller's address
+    # is then read from that header. Unset: DRF's default (the whole header when sent, else REMOTE_ADDR).
+    "NUM_PROXIES": env_optional_int("ZVEROGRAD_PROXY_COUNT"),
 }
+# Password-reset mails (the page): per client address and per e-mail, whether an account has it or not.
+PASSWORD_RESET_RATE_PER_CLIENT = env_rate("ZVEROGRAD_RESET_PER_CLIENT", "5/minute")
+PASSWORD_RESET_RATE_PER_EMAIL = env_rate("ZVEROGRAD_RESET_PER_EMAIL", "3/hour")
+
+# Who may ask /health/?round_trip=1 without being staff: a monitor sending this token
+# (Authorization: Bearer ... or X-Health-Token). Empty: staff only.
+HEALTH_TOKEN = env_str("ZVEROGRAD_HEALTH_TOKEN", "")
+# How long that round trip waits for the worker's answer.
+HEALTH_ROUND_TRIP_TIMEOUT = 5.0
 SPECTACULAR_SETTINGS = {
     "TITLE": "Zverograd API",
     "DESCRIPTION": "Return to Zverograd campaigns for Dust 1947: campaigns, army lists, rules and odds.",
@@ -300,10 +315,11 @@ CELERY_BEAT_SCHEDULE = {
 WORKER_HEARTBEAT_STALE_AFTER = env_int("ZVEROGRAD_WORKER_STALE_SECONDS", 90)
 
 # --- Cache -------------------------------------------------------------------
-# "progress" is where a worker's progress on a long job reaches the web processes (core/progress.py):
-# Redis when the broker is Redis (or ZVEROGRAD_CACHE_URL names one), else files under var/, which
-# every process of the embedded defaults' one machine shares. "default" (the API's throttles) stays
-# per process.
+# One cache every process shares: Redis when the broker is Redis (or ZVEROGRAD_CACHE_URL names one),
+# else files under var/, which every process of the embedded defaults' one machine shares.
+# "progress" is where a worker's progress on a long job reaches the web processes (core/progress.py);
+# "default" holds the request counts of DRF's throttles and of core/ratelimit.py, so three gunicorn
+# workers count one caller together. Nothing may keep per-process state in "default".
 CACHE_URL = env_str("ZVEROGRAD_CACHE_URL", "" if BROKER_IS_EMBEDDED else CELERY_BROKER_URL)
 _shared_cache: dict[str, str] = (
     {
@@ -318,8 +334,8 @@ _shared_cache: dict[str, str] = (
     }
 )
 CACHES: dict[str, dict[str, str]] = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "progress": _shared_cache,
+    "default": dict(_shared_cache),
+    "progress": dict(_shared_cache),
 }
 
 # --- Logging -----------------------------------------------------------------

@@ -2,12 +2,15 @@
 
 from config.env import ConfigurationError, env_bool, env_int, env_required
 from config.settings.base import *  # noqa: F403
-from config.settings.base import STORAGES
+from config.settings.base import HEALTH_TOKEN, STORAGES
 
 DEBUG = False
 SECRET_KEY = env_required("DJANGO_SECRET_KEY")
 if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("dev-only"):
     raise ConfigurationError("DJANGO_SECRET_KEY must be a long random value in production")
+
+if HEALTH_TOKEN and len(HEALTH_TOKEN) < 32:
+    raise ConfigurationError("ZVEROGRAD_HEALTH_TOKEN must be a long random value (32+ characters) when set")
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)

@@ -91,7 +91,7 @@ MEDIA_ROOT = TEST_RUN_DIR / "test-media"
 WHITENOISE_USE_FINDERS = True
 if CACHES["progress"]["BACKEND"].endswith("FileBasedCache"):
     # Apart from the development site's too (a worker process started by a test writes to it).
-    CACHES["progress"]["LOCATION"] = str(TEST_RUN_DIR / "test-cache")
+    CACHES["progress"]["LOCATION"] = CACHES["default"]["LOCATION"] = str(TEST_RUN_DIR / "test-cache")
 if BROKER_IS_EMBEDDED:
     # The run's own queue, unless one is named (the benchmarks do): no other run's worker takes its tasks.
     EMBEDDED_BROKER_DIR = Path(env_str("ZVEROGRAD_EMBEDDED_BROKER_DIR", str(TEST_RUN_DIR / "test-celery")))

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from config.env import ConfigurationError, env_bool, env_int, env_path, env_site_url
+from config.env import (
+    ConfigurationError,
+    env_bool,
+    env_int,
+    env_optional_int,
+    env_path,
+    env_rate,
+    env_site_url,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_SECRET = "k" * 20 + "-production-secret-value-that-is-long-enough-0123456789"
@@ -49,6 +57,40 @@ def test_it_passes_the_deployment_checklist_without_warnings():
 
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_it_refuses_a_short_production_health_token():
+    result = _manage(
+        "check",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        DJANGO_SECRET_KEY=GOOD_SECRET,
+        ZVEROGRAD_HEALTH_TOKEN="guessable",
+    )
+
+    assert result.returncode != 0
+    assert "ZVEROGRAD_HEALTH_TOKEN must be a long random value" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["20/hour", "5/minute", "1/s", "300/day"])
+def test_it_reads_a_rate_as_drf_writes_it(monkeypatch, value):
+    monkeypatch.setenv("ZVEROGRAD_RATE", value)
+
+    assert env_rate("ZVEROGRAD_RATE", "1/hour") == value
+
+
+@pytest.mark.parametrize("value", ["20", "20/fortnight", "0/hour", "-1/hour", "twenty/hour", "20 / hour"])
+def test_it_refuses_a_malformed_rate(monkeypatch, value):
+    monkeypatch.setenv("ZVEROGRAD_RATE", value)
+
+    with pytest.raises(ConfigurationError, match="ZVEROGRAD_RATE must be a rate"):
+        env_rate("ZVEROGRAD_RATE", "1/hour")
+
+
+def test_it_reads_an_unset_optional_integer_as_none(monkeypatch):
+    monkeypatch.delenv("ZVEROGRAD_PROXY_COUNT", raising=False)
+    assert env_optional_int("ZVEROGRAD_PROXY_COUNT") is None
+    monkeypatch.setenv("ZVEROGRAD_PROXY_COUNT", "1")
+    assert env_optional_int("ZVEROGRAD_PROXY_COUNT") == 1
 
 
 def test_it_refuses_a_malformed_boolean(monkeypatch):
