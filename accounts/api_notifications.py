@@ -17,6 +17,7 @@ from accounts.notifications import (
     KIND_MAX_LENGTH,
     KIND_PATTERN,
     LINK_MAX_LENGTH,
+    MAX_PREFERENCES,
     MAX_READ_IDS,
     MESSAGE_MAX_LENGTH,
 )
@@ -27,11 +28,10 @@ from accounts.selectors import (
 )
 from accounts.services import notification_preferences_update, notifications_mark_read
 from core.errors import DomainError
+from core.fields import BoundedListField
 from core.openapi import MAX_ID
 
 TAGS = ["notifications"]
-# The most preferences one request may set: far more kinds than the site will ever register.
-MAX_PREFERENCES = 50
 
 
 class NotificationProblemOutput(serializers.Serializer[Any]):
@@ -84,7 +84,7 @@ class CountOutput(serializers.Serializer[None]):
 
 
 class ReadInput(serializers.Serializer[None]):
-    ids = serializers.ListField(
+    ids = BoundedListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         min_length=1,
         max_length=MAX_READ_IDS,
@@ -111,7 +111,7 @@ class PreferenceInput(serializers.Serializer[None]):
 
 
 class PreferencesInput(serializers.Serializer[None]):
-    preferences = serializers.ListField(child=PreferenceInput(), min_length=1, max_length=MAX_PREFERENCES)
+    preferences = BoundedListField(child=PreferenceInput(), min_length=1, max_length=MAX_PREFERENCES)
 
     def validate_preferences(self, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
         kinds = [item["kind"] for item in value]

@@ -21,6 +21,8 @@ MESSAGE_MAX_LENGTH = 500
 LINK_MAX_LENGTH = 300
 # The most ids one "mark read" request may name: a page of the list is 25, the API's 50.
 MAX_READ_IDS = 100
+# The most preferences one request may set: far more kinds than the site will ever register.
+MAX_PREFERENCES = 50
 
 KIND_PATTERN = rf"^[a-z][a-z0-9-]{{0,{KIND_MAX_LENGTH - 1}}}\Z"
 _KIND = re.compile(KIND_PATTERN)

@@ -15,7 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import FormParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
@@ -27,11 +27,12 @@ from armies import validation as v
 from armies.models import ArmyList, Catalogue, CatalogueImport
 from armies.permissions import can_import_catalogue
 from armies.services import army_lists as lists
-from armies.services.catalogue_import import catalogue_import_start
+from armies.services.catalogue_import import MAX_UPLOAD_FILES, catalogue_import_start
 from armies.validation import limits
 from armies.validation.listformat import army_list_schema
+from core.fields import BoundedListField
 from core.openapi import MAX_ID, openapi_schema
-from core.parsers import BoundedJSONParser, check_storable
+from core.parsers import BoundedJSONParser, BoundedMultiPartParser, check_storable
 
 
 @extend_schema_field(openapi_schema(army_list_schema()), component_name="ArmyListDocument")
@@ -114,12 +115,16 @@ class ImportOutput(serializers.ModelSerializer[CatalogueImport]):
         ]
 
 
+class CatalogueFilesParser(BoundedMultiPartParser):
+    max_files = MAX_UPLOAD_FILES
+
+
 class CatalogueImportStartApi(APIView):
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [CatalogueFilesParser, FormParser]
 
     @extend_schema(
-        request={"multipart/form-data": inline_serializer("CatalogueUpload", {"files": serializers.ListField(
-            child=serializers.FileField())})},
+        request={"multipart/form-data": inline_serializer("CatalogueUpload", {"files": BoundedListField(
+            child=serializers.FileField(), max_length=MAX_UPLOAD_FILES)})},
         responses={202: ImportOutput},
         operation_id="catalogue_import_start",
     )  # fmt: skip
@@ -318,13 +323,13 @@ TermsInput = inline_serializer(
             max_value=limits.POINTS_LIMIT_MAX,
         ),
         "role": serializers.ChoiceField(choices=v.types.ROLES, required=False, allow_null=True),
-        "granted_fortifications": serializers.ListField(
+        "granted_fortifications": BoundedListField(
             child=_FortificationKindField(),
             required=False,
             allow_null=True,
             max_length=limits.MAX_GRANTED_FORTIFICATIONS,
         ),
-        "fortification_purchases": serializers.ListField(
+        "fortification_purchases": BoundedListField(
             child=_FortificationKindField(),
             required=False,
             allow_null=True,

@@ -14,7 +14,9 @@ from django.http import QueryDict
 
 from armies import validation as v
 from armies.models import ArmyList, Catalogue, UnitType
+from armies.services.catalogue_import import MAX_UPLOAD_FILES
 from armies.validation import limits
+from core.fields import check_form_list
 
 Choices = list[tuple[str, Any]]
 
@@ -355,6 +357,7 @@ class MultipleFileField(forms.FileField):
 
     def clean(self, data: Any, initial: Any = None) -> Any:
         if isinstance(data, list | tuple):
+            check_form_list(data, MAX_UPLOAD_FILES)
             return [super(MultipleFileField, self).clean(item, initial) for item in data]
         return [] if not data else [super().clean(data, initial)]
 

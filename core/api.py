@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ParseError, PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,10 +20,14 @@ from core.parsers import BodyTooLarge
 from core.permissions import can_ask_health_round_trip
 from core.selectors import health_report
 
+# Problems one answer lists; the rest are counted in a last line. Item errors are capped at their
+# source too (core.fields), so this bounds what a nested structure of them could still add up to.
+MAX_LISTED_ERRORS = 20
+MORE_ERRORS_CODE = "more-errors"
 
-def _flatten(detail: Any, path: str = "") -> list[dict[str, str]]:
+
+def _flatten(detail: Any, path: str = "") -> Iterator[dict[str, str]]:
     if isinstance(detail, dict):
-        out: list[dict[str, str]] = []
         for key, value in detail.items():
             # DRF keys a list field's item errors by index: write them as JSON paths do.
             if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
@@ -31,31 +36,50 @@ def _flatten(detail: Any, path: str = "") -> list[dict[str, str]]:
                 sub = f"{path}.{key}" if path else str(key)
             if key == "non_field_errors":
                 sub = path
-            out.extend(_flatten(value, sub))
-        return out
+            yield from _flatten(value, sub)
+        return
     if isinstance(detail, list):
-        out = []
         for index, value in enumerate(detail):
             if isinstance(value, dict | list) and not (isinstance(value, list) and not value):
-                out.extend(_flatten(value, f"{path}[{index}]"))
+                yield from _flatten(value, f"{path}[{index}]")
             else:
-                out.extend(_flatten(value, path))
-        return out
-    return [{"field": path, "code": str(getattr(detail, "code", "invalid")), "message": str(detail)}]
+                yield from _flatten(value, path)
+        return
+    yield {"field": path, "code": str(getattr(detail, "code", "invalid")), "message": str(detail)}
+
+
+def _capped(errors: Iterable[dict[str, str]]) -> list[dict[str, str]]:
+    """At most ``MAX_LISTED_ERRORS`` problems, then one line saying how many more there are."""
+    listed: list[dict[str, str]] = []
+    more = 0
+    for error in errors:
+        if len(listed) < MAX_LISTED_ERRORS:
+            listed.append(error)
+        else:
+            more += 1
+    if more:
+        listed.append(
+            {"field": "", "code": MORE_ERRORS_CODE, "message": f"and {more:,} more problem{'s' * (more > 1)}"}
+        )
+    return listed
+
+
+def _summary(errors: list[dict[str, str]]) -> str:
+    return "; ".join(f"{e['field']}: {e['message']}" if e["field"] else e["message"] for e in errors)
 
 
 def domain_error_response(exc: DomainError) -> Response:
     """The documented shape for a refusal: 400, or 409 for a conflict or a lost race."""
-    errors = [{"field": p.field, "code": p.code, "message": p.message} for p in exc.problems]
-    detail = "; ".join(f"{e['field']}: {e['message']}" if e["field"] else e["message"] for e in errors)
+    errors = _capped({"field": p.field, "code": p.code, "message": p.message} for p in exc.problems)
     status = 409 if isinstance(exc, ConflictError) else 400
-    return Response({"code": exc.code, "detail": detail, "errors": errors}, status=status)
+    return Response({"code": exc.code, "detail": _summary(errors), "errors": errors}, status=status)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler, with every error given a stable ``code`` and, for bad input, its fields.
 
-    Shape: ``{"code": ..., "detail": ..., "errors": [{"field", "code", "message"}]}``.
+    Shape: ``{"code": ..., "detail": ..., "errors": [{"field", "code", "message"}]}``, listing at
+    most ``MAX_LISTED_ERRORS`` problems (and a last ``more-errors`` line counting the rest).
     A ``DomainError`` raised anywhere below a view is mapped here, once.
     """
     if isinstance(exc, DomainError):
@@ -65,13 +89,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         parsers = getattr(context.get("view"), "parser_classes", ())
         bounds = [parser.max_bytes for parser in parsers if hasattr(parser, "max_bytes")]
         exc = BodyTooLarge(min(bounds, default=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0))
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        # Django's own bounds on a form body, met while parsing it: a refusal, not a server error.
+        exc = ParseError(f"the form sends too many fields or files: {str(exc)[:120]}")
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
     if isinstance(exc, ValidationError):
-        errors = _flatten(exc.detail)
-        summary = "; ".join(f"{e['field']}: {e['message']}" if e["field"] else e["message"] for e in errors)
-        response.data = {"code": "invalid", "detail": summary, "errors": errors}
+        errors = _capped(_flatten(exc.detail))
+        response.data = {"code": "invalid", "detail": _summary(errors), "errors": errors}
     else:
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else response.data
         code = getattr(getattr(exc, "detail", None), "code", None) or getattr(exc, "default_code", "error")

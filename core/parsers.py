@@ -9,10 +9,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import IO, Any, ClassVar
+from typing import IO, Any, ClassVar, cast
 
+from django.core.files.uploadhandler import FileUploadHandler
+from django.http.multipartparser import MultiPartParser as DjangoMultiPartParser
+from django.http.multipartparser import MultiPartParserError
+from rest_framework import parsers as drf_parsers
 from rest_framework.exceptions import APIException, ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import DataAndFiles, JSONParser, MultiPartParser
+
+from core.errors import DomainError
+from core.fields import TOO_MANY_CODE
 
 # The largest JSON body any endpoint reads. The largest legitimate ones (an army
 # list at its bounds, an attack with every weapon line) are tens of kilobytes.
@@ -60,7 +67,8 @@ class BoundedJSONParser(JSONParser):
             raise ParseError(f"JSON parse error - {str(exc)[:120]}") from exc
         except RecursionError as exc:
             raise ParseError("JSON parse error - nested too deeply") from exc
-        check_storable(data)
+        if _MAYBE_UNSTORABLE.search(text):
+            check_storable(data)  # only then: the walk costs as much as the parse
         return data
 
 
@@ -83,7 +91,60 @@ def check_storable(data: Any) -> None:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# What a JSON text holding a NUL or a surrogate must contain: the character itself or its escape.
+_MAYBE_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]|\\u(?:0000|d[89a-f])", re.IGNORECASE)
 
 
 def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
+
+
+class _FileCountBound(FileUploadHandler):
+    """Counts the files of a multipart body as they begin, and refuses the one past the bound unread."""
+
+    def __init__(self, bound: int) -> None:
+        super().__init__()
+        self.bound = bound
+        self.count = 0
+
+    def new_file(self, field_name: str, *args: Any, **kwargs: Any) -> None:
+        self.count += 1
+        if self.count > self.bound:
+            raise DomainError(TOO_MANY_CODE, f"send at most {self.bound:,} files at once", field_name)
+
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes:
+        return raw_data  # the next handler stores it
+
+    def file_complete(self, file_size: int) -> None:
+        return None
+
+
+class BoundedMultiPartParser(MultiPartParser):
+    """DRF's multipart parser that refuses a body with more than ``max_files`` files as it meets the next one.
+
+    Django's own bound (``DATA_UPLOAD_MAX_NUMBER_FILES``) is for the whole site;
+    an endpoint's list of files has its own, far smaller.
+    """
+
+    max_files: ClassVar[int]
+
+    def parse(
+        self,
+        stream: IO[Any] | None,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> DataAndFiles[Any, Any]:
+        context = parser_context or {}
+        request = context["request"]
+        if stream is None:
+            raise ParseError("Multipart form parse error - the request body is empty")
+        meta = request.META.copy()
+        meta["CONTENT_TYPE"] = media_type
+        handlers = [_FileCountBound(self.max_files), *request.upload_handlers]
+        # DRF's check that the named charset is a text encoding (its stubs do not know the function yet).
+        encoding = drf_parsers.get_encoding(context)  # type: ignore[attr-defined]
+        try:
+            data, files = DjangoMultiPartParser(meta, cast(Any, stream), handlers, encoding).parse()
+        except MultiPartParserError as exc:
+            raise ParseError(f"Multipart form parse error - {str(exc)[:120]}") from exc
+        return DataAndFiles(data, files)

@@ -23,6 +23,7 @@ from django.http import QueryDict
 from django.urls import reverse
 
 from armies.models import Unit
+from core.fields import BoundedMultipleChoiceField
 from rules.catalogue import CatalogueWeapon, unit_skills, unit_target, unit_weapons
 from rules.engine import EngineInputError, WeaponKind, WeaponTrait
 from rules.engine.requests import (
@@ -33,6 +34,8 @@ from rules.engine.requests import (
     MAX_DISTANCE,
     MAX_MODELS,
     MAX_NAME_LENGTH,
+    MAX_SKILLS,
+    MAX_TRAITS,
 )
 from rules.engine.ruleset import SWITCHES
 from rules.engine.state import ARMOUR_RANGE, UnitKind
@@ -135,8 +138,12 @@ class OddsForm(forms.Form):
 
     m_name = forms.CharField(label="Weapon", max_length=MAX_NAME_LENGTH, required=False, initial="My weapon")
     m_kind = _select(WEAPON_KINDS, "Kind", WeaponKind.STANDARD.value)
-    m_traits = forms.MultipleChoiceField(
-        label="Ammunition", choices=TRAITS, required=False, widget=forms.CheckboxSelectMultiple
+    m_traits = BoundedMultipleChoiceField(
+        label="Ammunition",
+        choices=TRAITS,
+        max_items=MAX_TRAITS,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
     )
     m_count = _number("Models firing", low=1, high=MAX_COUNT, help_text="How many models fire this line.")
     m_infantry = forms.CharField(
@@ -168,8 +175,12 @@ class OddsForm(forms.Form):
         help_text="1 for soldiers; the damage track of a hero or vehicle.",
     )
     t_hero = _flag("Hero")
-    t_skills = forms.MultipleChoiceField(
-        label="Skills", choices=SKILL_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+    t_skills = BoundedMultipleChoiceField(
+        label="Skills",
+        choices=SKILL_CHOICES,
+        max_items=MAX_SKILLS,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
     )
     models_left = _number("Models left", low=1, high=MAX_MODELS, help_text="Empty: a full unit.")
     damage_taken = _number(

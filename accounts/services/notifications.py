@@ -23,6 +23,7 @@ from django.utils import timezone
 from accounts.models import Notification, NotificationPreference, User
 from accounts.notifications import (
     LINK_MAX_LENGTH,
+    MAX_PREFERENCES,
     MAX_READ_IDS,
     MESSAGE_MAX_LENGTH,
     NotificationKind,
@@ -137,6 +138,10 @@ def notification_preferences_set(*, user: User, kind: str, email: bool) -> Notif
 @transaction.atomic
 def notification_preferences_update(*, user: User, choices: Sequence[tuple[str, bool]]) -> None:
     """Set e-mail on or off for several kinds, as (kind, email) pairs: all of them, or (one unknown) none."""
+    if len(choices) > MAX_PREFERENCES:
+        raise NotificationError(
+            "too-many-preferences", f"set at most {MAX_PREFERENCES} preferences at a time"
+        )
     for index, (kind, _email) in enumerate(choices):
         registered_kind(kind, field=f"[{index}].kind")
     for kind, email in choices:

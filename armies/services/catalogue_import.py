@@ -27,6 +27,7 @@ from armies.importers.jsoncatalogue import read_json_catalogue
 from armies.models import CatalogueImport
 from armies.services.catalogue_store import Progress, StoreSummary, catalogue_store
 from core.errors import DomainError
+from core.fields import TOO_MANY_CODE, too_many_items
 from core.queue import enqueue_on_commit
 
 logger = logging.getLogger(__name__)
@@ -34,6 +35,9 @@ logger = logging.getLogger(__name__)
 BATTLESCRIBE_SUFFIXES = {".gst", ".cat", ".gstz", ".catz"}
 ACCEPTED_SUFFIXES = BATTLESCRIBE_SUFFIXES | {".json"}
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+# Files one import reads together: a BattleScribe game system and its catalogues are about ten.
+# The page's field, the API's parser and this service all refuse more, before reading any.
+MAX_UPLOAD_FILES = 30
 
 
 class CatalogueImportError(DomainError):
@@ -114,6 +118,8 @@ def _check_uploads(files: Iterable[UploadedFile[Any]]) -> list[UploadedFile[Any]
     files = list(files)
     if not files:
         raise CatalogueImportError("catalogue-no-files", "choose at least one file to import")
+    if len(files) > MAX_UPLOAD_FILES:
+        raise CatalogueImportError(TOO_MANY_CODE, f"choose {too_many_items(MAX_UPLOAD_FILES, len(files))}")
     for upload in files:
         suffix = Path(upload.name or "").suffix.lower()
         if suffix not in ACCEPTED_SUFFIXES:

@@ -176,15 +176,23 @@ def _type_words(bound: Any) -> str:
 
 
 def _check_sizes(data: Any) -> None:
-    """Refuse an oversized document before the schema walks it."""
+    """Refuse an oversized document before the schema walks it (a platoon's members too)."""
     if not isinstance(data, dict):
         return
     for key, bound in _ARRAY_BOUNDS.items():
-        value = data.get(key)
-        if isinstance(value, list) and len(value) > bound:
-            path = f"$.{key}"
-            reason = f"too many items: at most {bound:,} (got {len(value):,})"
-            raise ListFormatError(path, reason)
+        _check_size(data.get(key), f"$.{key}", bound)
+    platoons = data.get("platoons")
+    if isinstance(platoons, list):
+        for index, platoon in enumerate(platoons):
+            if isinstance(platoon, dict):
+                _check_size(
+                    platoon.get("members"), f"$.platoons[{index}].members", limits.MAX_PLATOON_MEMBERS
+                )
+
+
+def _check_size(value: Any, path: str, bound: int) -> None:
+    if isinstance(value, list) and len(value) > bound:
+        raise ListFormatError(path, f"too many items: at most {bound:,} (got {len(value):,})")
 
 
 def army_list_from_json(data: Any) -> ArmyList:

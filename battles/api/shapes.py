@@ -26,6 +26,7 @@ from campaign.engine.map import Fortification
 from campaign.models import Campaign, LogEntry, Registration
 from campaign.selectors.rounds import registration_in_campaign
 from core.errors import FieldProblem
+from core.fields import BoundedListField
 from core.openapi import MAX_ID
 from rules.engine.victory import DecidedBy
 
@@ -37,8 +38,8 @@ DECIDED_BY_CHOICES = [(way.value, way.value) for way in DecidedBy] + [("concessi
 DECISION_CHOICES = [(d.value, d.label) for d in (Resolution.ACCEPTED, Resolution.AMENDED, Resolution.VOIDED)]
 
 
-def _entry_ids(what: str) -> serializers.ListField:
-    return serializers.ListField(
+def _entry_ids(what: str) -> BoundedListField:
+    return BoundedListField(
         child=serializers.CharField(max_length=ENTRY_ID_MAX_LENGTH),
         max_length=judging.MAX_LOSSES,
         required=False,

@@ -39,6 +39,7 @@ from campaign.models import Battle, Campaign, LogEntry, LogKind, Sector
 from campaign.permissions import can_see_report_claims, sealed_round
 from campaign.selectors.hidden_results import log_entries_shown
 from campaign.services import map as services
+from core.fields import BoundedListField
 
 MAP = ["map"]
 # Rounds are a PositiveSmallIntegerField.
@@ -65,7 +66,7 @@ class MapSectorDocument(serializers.Serializer[Any]):
     value = serializers.IntegerField(min_value=engine.MIN_VALUE, max_value=engine.MAX_VALUE)
     x = serializers.IntegerField(min_value=0, max_value=engine.MAX_CANVAS)
     y = serializers.IntegerField(min_value=0, max_value=engine.MAX_CANVAS)
-    neighbours = serializers.ListField(child=_key(), max_length=engine.MAX_NEIGHBOURS)
+    neighbours = BoundedListField(child=_key(), max_length=engine.MAX_NEIGHBOURS)
     owner = _bloc_or_none("Who holds the sector at the start; null for neutral.")
     headquarters_of = _bloc_or_none("The bloc whose headquarters this is, or null.")
     fortification = serializers.ChoiceField(choices=_FORTIFICATIONS)
@@ -84,7 +85,7 @@ class MapDocument(serializers.Serializer[Any]):
     name = serializers.RegexField(engine.NAME_PATTERN, min_length=1, max_length=engine.MAX_MAP_NAME_LENGTH)
     width = serializers.IntegerField(min_value=engine.MIN_CANVAS, max_value=engine.MAX_CANVAS)
     height = serializers.IntegerField(min_value=engine.MIN_CANVAS, max_value=engine.MAX_CANVAS)
-    sectors = serializers.ListField(
+    sectors = BoundedListField(
         child=MapSectorDocument(), min_length=engine.MIN_SECTORS, max_length=engine.MAX_SECTORS
     )
 

@@ -25,6 +25,7 @@ from campaign.models import Campaign, CoOrganiser, Enrolment, EnrolmentStatus
 from campaign.options import SETTING_HELP, ResourceHolder, Status, Tiebreaker, UnplayedPolicy
 from campaign.services.webhooks import webhook_url_check
 from core.errors import DomainError
+from core.fields import BoundedListField
 from rules.engine.ruleset import NAMES, SWITCHES, RuleSet, switch_names
 
 
@@ -71,7 +72,7 @@ class CampaignSettingsInput(StrictInput):
     points_win = _score("points_win")
     points_draw = _score("points_draw")
     points_loss = _score("points_loss")
-    tiebreakers = serializers.ListField(
+    tiebreakers = BoundedListField(
         child=serializers.ChoiceField(choices=Tiebreaker.choices), max_length=limits.MAX_TIEBREAKERS,
         required=False, help_text=SETTING_HELP["tiebreakers"],
     )  # fmt: skip

@@ -22,6 +22,8 @@ from armies.blocs import Bloc
 from campaign.engine.map import (
     MAX_CANVAS,
     MAX_FILE_BYTES,
+    MAX_NEIGHBOURS,
+    MAX_SECTORS,
     MIN_CANVAS,
     Fortification,
     SectorSpec,
@@ -367,8 +369,31 @@ def _order(problem: MapProblem) -> tuple[tuple[int, int, str], ...]:
     return tuple(key)
 
 
+def _size_problems(document: Any) -> list[MapProblem]:
+    """Lists longer than their bound, counted before the schema looks at any of their items."""
+    sectors = document.get("sectors") if isinstance(document, dict) else None
+    if not isinstance(sectors, list):
+        return []
+    lists = [("sectors", sectors, MAX_SECTORS)] if len(sectors) > MAX_SECTORS else [
+        (f"sectors[{index}].neighbours", neighbours, MAX_NEIGHBOURS)
+        for index, sector in enumerate(sectors)
+        if (neighbours := _neighbour_list(sector)) is not None
+    ]  # fmt: skip
+    return [
+        MapProblem(field, "out-of-bounds", f"{_bound_message('maxItems', bound)} (got {len(items):,})")
+        for field, items, bound in lists
+        if len(items) > bound
+    ]
+
+
 def map_problems(document: Any) -> tuple[MapProblem, ...]:
-    """Every problem of a parsed JSON document, in document order; empty when it is a valid map."""
+    """Every problem of a parsed JSON document, in document order; empty when it is a valid map.
+
+    An over-long list is the one problem named: the items of a list of any length are never walked.
+    """
+    too_many = _size_problems(document)
+    if too_many:
+        return tuple(too_many)
     problems = _schema_problems(document) + _graph_problems(document)
     return tuple(sorted(problems, key=_order))
 

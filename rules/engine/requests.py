@@ -400,7 +400,8 @@ def _weapon_sizes(weapon: object, path: str) -> None:
         where = f"{path}.line.{kind.value}"
         if isinstance(cells, str):
             _text_size(cells, where, MAX_CELL_LENGTH)
-        elif isinstance(cells, Sequence) and len(cells) <= ARMOUR_RANGE[kind][1]:
+        elif isinstance(cells, Sequence):
+            _list_size(cells, where, ARMOUR_RANGE[kind][1], "cells, one per armour")
             for i, cell in enumerate(cells):
                 _text_size(cell, f"{where}[{i}]", MAX_CELL_LENGTH)
 

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from armies.models import Catalogue, CatalogueImport, Faction, Unit
 from armies.services import catalogue_import as service
-from armies.services.catalogue_import import CatalogueImportError, catalogue_import_from_paths
+from armies.services.catalogue_import import (
+    MAX_UPLOAD_FILES,
+    CatalogueImportError,
+    catalogue_import_from_paths,
+)
 from tests.conftest import DEMO_CATALOGUE
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -93,6 +99,30 @@ def test_it_refuses_files_it_cannot_read_with_a_code(tmp_path):
         catalogue_import_from_paths(paths=[bad])
 
     assert error.value.code == "catalogue-file-type"
+
+
+def test_it_counts_the_uploads_before_looking_at_any(stranger):
+    too_many = [SimpleUploadedFile(f"notes-{n}.txt", b"not a catalogue") for n in range(MAX_UPLOAD_FILES + 1)]
+
+    with pytest.raises(CatalogueImportError) as error:
+        service.catalogue_import_start(files=too_many, user=stranger)
+
+    assert (error.value.code, error.value.field) == ("max_length", "files")
+    assert f"at most {MAX_UPLOAD_FILES} items" in error.value.message
+    assert not CatalogueImport.objects.exists()
+
+
+def test_the_api_refuses_more_files_than_an_import_reads_before_storing_them(api_as):
+    staff = UserFactory(username="quartermaster", is_staff=True)
+    files = [SimpleUploadedFile(f"part-{n}.json", b"{}") for n in range(MAX_UPLOAD_FILES * 3)]
+
+    response = api_as(staff).post("/api/catalogue-imports/", {"files": files}, format="multipart")
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {"field": "files", "code": "max_length", "message": f"send at most {MAX_UPLOAD_FILES} files at once"}
+    ]
+    assert not CatalogueImport.objects.exists()
 
 
 def test_it_refuses_a_broken_catalogue_file_and_stores_nothing(tmp_path):

@@ -117,6 +117,24 @@ def test_it_refuses_a_ten_thousand_entry_list_by_its_size(api_client, demo_catal
     assert len(response.content) < 1_000
 
 
+def test_it_counts_a_platoon_s_members_before_the_schema_reads_them(api_client, demo_catalogue):
+    members = ["e1"] * (limits.MAX_PLATOON_MEMBERS * 100)
+    document = _document(
+        demo_catalogue, platoons=[{"id": "p1", "chart": "x", "members": members}, "not a platoon"]
+    )
+
+    response = api_client.post(VALIDATE, {"list": document}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {
+            "field": "list.platoons[0].members",
+            "code": "list-format",
+            "message": f"too many items: at most {limits.MAX_PLATOON_MEMBERS} (got 3,000)",
+        }
+    ]
+
+
 def test_it_refuses_a_body_over_the_json_bound_before_parsing_it(api_client):
     body = json.dumps({"list": {"name": "x" * (MAX_JSON_BODY_BYTES + 10)}})
 

@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from accounts.models import User
 from armies.models import Catalogue, CatalogueImport
-from armies.services.catalogue_import import catalogue_import_run
+from armies.services.catalogue_import import MAX_UPLOAD_FILES, catalogue_import_run
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -272,6 +272,19 @@ def test_it_says_what_is_wrong_with_an_upload(client, quartermaster, files, code
     assert response.status_code == 200
     assert code in page
     assert message in page
+    assert not CatalogueImport.objects.exists()
+
+
+def test_it_counts_the_uploads_before_checking_each(client, quartermaster):
+    client.force_login(quartermaster)
+    files = [upload(f"notes-{n}.txt", b"hello") for n in range(MAX_UPLOAD_FILES + 1)]
+
+    response = client.post("/catalogues/import/", {"uploads": files})
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert f"at most {MAX_UPLOAD_FILES} items (got {MAX_UPLOAD_FILES + 1})" in page
+    assert "only .gst" not in page  # no file was looked at
     assert not CatalogueImport.objects.exists()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 
+from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
 from rest_framework.test import APIRequestFactory
 
 from armies.validation import ListFormatError
@@ -68,3 +69,14 @@ def test_it_lists_every_problem_of_a_multi_problem_error():
     status, body = _handle(DomainError("list-format", "too long", "list.name", problems=problems))
     assert status == 400
     assert [e["field"] for e in body["errors"]] == ["list.name", "list"]
+
+
+def test_it_answers_a_form_body_over_django_s_own_bounds_with_a_400():
+    for exc in (
+        TooManyFieldsSent("The number of GET/POST parameters exceeded"),
+        TooManyFilesSent("too many"),
+    ):
+        status, body = _handle(exc)
+        assert status == 400
+        assert body["code"] == "parse_error"
+        assert body["detail"].startswith("the form sends too many fields or files")

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from armies.blocs import Bloc
 from campaign.engine import (
     MAX_FILE_BYTES,
+    MAX_NEIGHBOURS,
     MAX_SECTORS,
     Fortification,
     MapFormatError,
@@ -278,6 +279,22 @@ def test_it_refuses_a_sector_with_too_many_neighbours() -> None:
             sector["neighbours"].append(hub["key"])
 
     assert problems_of(document) == [("sectors[13].neighbours", "out-of-bounds")]
+
+
+def test_it_names_only_the_length_of_a_list_a_hundred_times_too_long() -> None:
+    sectors = crossroads()
+    sectors["sectors"] = [{"bad": "sector"}] * (MAX_SECTORS * 100)
+    neighbours = crossroads()
+    neighbours["sectors"][0]["neighbours"] = [17] * (MAX_NEIGHBOURS * 100)
+    neighbours["sectors"][1]["terrain"] = "swamp"
+
+    with pytest.raises(MapFormatError) as caught:
+        map_from_json(sectors)
+
+    assert caught.value.errors == (
+        MapProblem("sectors", "out-of-bounds", f"must have at most {MAX_SECTORS} entries (got 6,400)"),
+    )
+    assert problems_of(neighbours) == [("sectors[0].neighbours", "out-of-bounds")]
 
 
 def test_it_reads_uploaded_text_and_bytes() -> None:
