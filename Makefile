@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_standings.py
 	$(BIN)/python scripts/bench_standings_page.py
 	$(BIN)/python scripts/bench_exchange.py
+	$(BIN)/python scripts/bench_import_limits.py
 
 clean:
 	rm -rf var/celery var/test-db.sqlite3

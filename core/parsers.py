@@ -86,13 +86,19 @@ def check_storable(data: Any) -> None:
             pending.extend(item.values())
         elif isinstance(item, list):
             pending.extend(item)
-        elif isinstance(item, str) and ("\x00" in item or _SURROGATE.search(item)):
-            raise ParseError("JSON parse error - text may not hold NUL characters or unpaired surrogates")
+        elif isinstance(item, str) and not storable_text(item):
+            raise ParseError(NOT_STORABLE)
 
 
+NOT_STORABLE = "JSON parse error - text may not hold NUL characters or unpaired surrogates"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # What a JSON text holding a NUL or a surrogate must contain: the character itself or its escape.
 _MAYBE_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]|\\u(?:0000|d[89a-f])", re.IGNORECASE)
+
+
+def storable_text(text: str) -> bool:
+    """Whether a database column can hold ``text`` (no NUL, no unpaired surrogate)."""
+    return "\x00" not in text and _SURROGATE.search(text) is None
 
 
 def _refuse_constant(name: str) -> None:

@@ -49,6 +49,9 @@ from exchange.spec import (
 )
 
 _BATCH = 500
+# The text (in characters) of the rows written in one batch: a batch's JSON columns are serialized at once,
+# so a batch of rows each near MAX_ROW_CHARACTERS must stay small.
+_BATCH_CHARACTERS = 4_000_000
 # Rows written between two reports of progress.
 _CHUNK = 2000
 _UPDATE_BATCH = 1000
@@ -102,6 +105,24 @@ def _held_by(value: Any, enrolments: Mapping[int, int]) -> Any:
     if isinstance(value, int) and not isinstance(value, bool):
         return enrolments.get(value, value)
     return value
+
+
+def _characters(value: Any) -> int:
+    """About how many characters ``value`` takes as JSON text (its texts, and a few for everything else)."""
+    total = 0
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            total += len(item) + 2
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        else:
+            total += 4
+    return total
 
 
 def _quiet(_percent: int, _stage: str) -> None:
@@ -184,31 +205,39 @@ class _Writer:
                 values.setdefault(f"{side}_{name}", place[name])
 
     def section(self, section: Section) -> None:
+        """Write the section's rows a batch at a time: never more than one batch of model instances at once."""
         rows = self.document[section.key]
-        kept: list[tuple[Mapping[str, Any], models.Model]] = []
-        for row in rows:
+        texts = [name for name, kind in section.plain.items() if not kind.startswith(("int", "bool", "date"))]
+        batch: list[tuple[Mapping[str, Any], models.Model]] = []
+        weight = 0
+        before = self.written
+        for done, row in enumerate(rows, start=1):
             instance = self._row(section, row)
             if instance is not None:
-                kept.append((row, instance))
-        made: list[models.Model] = []
-        for start in range(0, len(kept), _CHUNK):
-            chunk = [instance for _, instance in kept[start : start + _CHUNK]]
-            made.extend(section.model._default_manager.bulk_create(chunk, batch_size=_BATCH))
-            self._advanced(len(chunk), f"writing {section.key} ({start + len(chunk):,} of {len(kept):,})")
-        self._advanced(len(rows) - len(kept), f"wrote {section.key}")
-        for (row, _), instance in zip(kept, made, strict=True):
+                batch.append((row, instance))
+                weight += sum(_characters(row[name]) for name in texts)
+            if len(batch) >= _BATCH or weight >= _BATCH_CHARACTERS or (batch and done == len(rows)):
+                self._write(section, batch)
+                batch, weight = [], 0
+            if done % _CHUNK == 0 or done == len(rows):
+                self._advanced(before + done, f"writing {section.key} ({done:,} of {len(rows):,})")
+        self.written = before + len(rows)
+
+    def _write(self, section: Section, batch: list[tuple[Mapping[str, Any], models.Model]]) -> None:
+        made = section.model._default_manager.bulk_create(
+            [instance for _, instance in batch], batch_size=_BATCH
+        )
+        for (row, _), instance in zip(batch, made, strict=True):
             assert instance.pk is not None
             self.ids[section.key][row["id"]] = int(instance.pk)
             for name, value in getattr(instance, "_exchange_stamps", []):
                 self.later[(section.model, name)].append((int(instance.pk), value))
-        for name in section.late:
-            for row, instance in kept:
+            for name in section.late:
                 if row[name] is not None:
                     self.pending.append((section, name, int(instance.pk), row[name]))
 
-    def _advanced(self, rows: int, stage: str) -> None:
-        self.written += rows
-        self.progress(_CHECKED_AT + (95 - _CHECKED_AT) * self.written // self.total, stage)
+    def _advanced(self, written: int, stage: str) -> None:
+        self.progress(_CHECKED_AT + (95 - _CHECKED_AT) * written // self.total, stage)
 
     def finish(self) -> None:
         """Write the late references and the timestamps: one statement per column, run for many rows."""

@@ -4,11 +4,12 @@ The request does only what is cheap (``import_start``): the size bound, a look
 at the file's first byte, a count of the values it can hold (a byte scan, no
 parsing: exchange/reading.py), and the imports one user may have unfinished
 (``MAX_UNFINISHED_IMPORTS``); then the file is stored and a ``CampaignImport``
-queued. The worker (``import_run``, through ``exchange.tasks``) reads, checks
-and writes it with ``exchange.importer``, whole or not at all, and records how
-it ended: the new campaign, or every problem by its path. While it runs, its
-progress goes to ``core.progress`` (the writes are one transaction, so the
-row cannot show them before the end).
+queued. The worker (``import_run``, through ``exchange.tasks``) reads it a row
+at a time within the memory bound (exchange/reading.py), checks and writes it
+with ``exchange.importer``, whole or not at all, and records how it ended:
+the new campaign, or every problem by its path. While it runs, its progress
+goes to ``core.progress`` (the writes are one transaction, so the row cannot
+show them before the end).
 
 A message lost on its way, or a worker killed mid-import, leaves a job
 unfinished; ``imports_heal`` (beat) queues it again, and gives up on a job
