@@ -168,6 +168,11 @@ def _log(report: BattleReport, actor: Any, before: str, after: str, reason: str 
               after={"status": after, "judgement": report.judgement}, reason=reason[:REASON_MAX_LENGTH])  # fmt: skip
 
 
+def _when(battle: Battle) -> str:
+    """What the players are told of when an agreed result takes effect, where it waits for the close."""
+    return "; it takes effect when the round closes" if battle.pending_result is not None else ""
+
+
 def _lock(battle: Battle) -> Campaign:
     return Campaign.objects.select_for_update().get(pk=battle.campaign_id)
 
@@ -251,9 +256,11 @@ def report_confirm(*, report: BattleReport, actor: Any, automatic: bool = False)
     _move(report, {ReportStatus.SUBMITTED}, ReportStatus.CONFIRMED, confirmed_at=timezone.now(), confirmed_by=by,
           auto_confirmed=automatic)  # fmt: skip
     how = "confirmed for the opponent after the deadline" if automatic else "confirmed"
-    battle_result_settle(battle=report.battle, result=_result(report), actor=actor, reason=f"report {how}")
+    settled = battle_result_settle(
+        battle=report.battle, result=_result(report), actor=actor, reason=f"report {how}"
+    )
     _log(report, actor, ReportStatus.SUBMITTED, ReportStatus.CONFIRMED, how)
-    _tell_sides(report, REPORT_CONFIRMED, f"The report of your battle is {how}.")
+    _tell_sides(report, REPORT_CONFIRMED, f"The report of your battle is {how}{_when(settled)}.")
     return report
 
 
@@ -358,11 +365,15 @@ def report_resolve(
         Battle.objects.filter(pk=battle.pk).update(status=BattleStatus.VOID)
     if decision != Resolution.VOIDED:
         battle.refresh_from_db()
-        battle_result_settle(
+        battle = battle_result_settle(
             battle=battle, result=_result(report), actor=actor, reason=f"{decision}: {reason}"
         )
     _log(report, actor, before, to, reason)
-    _tell_sides(report, REPORT_RESOLVED, f"An organiser {decision} the report of your battle: {reason}")
+    _tell_sides(
+        report,
+        REPORT_RESOLVED,
+        f"An organiser {decision} the report of your battle: {reason}{_when(battle)}",
+    )
     return report
 
 
@@ -388,9 +399,11 @@ def report_enter(*, battle: Battle, actor: Any, data: ReportInput, reason: str) 
     _facts(report, data, judgement)
     report.save()
     battle.refresh_from_db()
-    battle_result_settle(battle=battle, result=_result(report), actor=actor, reason=reason)
+    battle = battle_result_settle(battle=battle, result=_result(report), actor=actor, reason=reason)
     _log(report, actor, "", ReportStatus.RESOLVED, reason)
-    _tell_sides(report, REPORT_RESOLVED, f"An organiser entered the result of your battle: {reason}")
+    _tell_sides(
+        report, REPORT_RESOLVED, f"An organiser entered the result of your battle: {reason}{_when(battle)}"
+    )
     return report
 
 

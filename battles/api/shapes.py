@@ -14,7 +14,7 @@ from rest_framework.reverse import reverse
 from battles import judging
 from battles.models import REASON_MAX_LENGTH, BattleReport, Ending, ReportStatus, Resolution
 from battles.services import ReportInput, SideInput
-from campaign.api.common import StrictInput, UserBriefOutput
+from campaign.api.common import StrictInput, UserBriefOutput, imported_name_field
 from campaign.api.round_shapes import (
     FORTIFICATION_CHOICES,
     MISSION_CHOICES,
@@ -254,11 +254,7 @@ class HistoryOutput(serializers.Serializer[Any]):
     actor = UserBriefOutput(
         allow_null=True, help_text="Who acted; null for the site (a deadline passed) or an imported name."
     )
-    actor_name = serializers.CharField(
-        allow_blank=True,
-        help_text="In an imported campaign, who acted as the imported file names them (no account of this "
-        "site); empty otherwise.",
-    )
+    actor_name = imported_name_field()
     status_before = serializers.ChoiceField(
         choices=ReportStatus.choices, allow_null=True, help_text="null when the report was made."
     )

@@ -111,6 +111,15 @@ class UserBriefOutput(serializers.Serializer[Any]):
     display_name = serializers.CharField(source="public_name")
 
 
+def imported_name_field() -> serializers.CharField:
+    """``actor_name``: who acted, as an imported campaign's file names them (no account of this site)."""
+    return serializers.CharField(
+        allow_blank=True,
+        help_text="In an imported campaign, who acted as the imported file names them (no account of this "
+        "site); empty otherwise.",
+    )
+
+
 class ProblemOutput(serializers.Serializer[Any]):
     field = serializers.CharField(help_text='The path of the input at fault ("" for the whole request).')
     code = serializers.CharField(help_text="Stable: match on it.")

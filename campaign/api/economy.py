@@ -25,6 +25,7 @@ from campaign.api.common import (
     StrictInput,
     UserBriefOutput,
     find_campaign,
+    imported_name_field,
     logged_in,
     query,
     refusals,
@@ -73,11 +74,7 @@ class LedgerEntryOutput(serializers.ModelSerializer[ResourceEntry]):
     actor = UserBriefOutput(
         allow_null=True, help_text="Who acted; null for the site itself, or for someone named by actor_name."
     )
-    actor_name = serializers.CharField(
-        allow_blank=True,
-        help_text="In an imported campaign, who acted as the imported file names them (no account of this "
-        "site); empty otherwise.",
-    )
+    actor_name = imported_name_field()
     reverses = serializers.IntegerField(
         source="reverses_id", allow_null=True, help_text="The entry this one cancels (a reopened round)."
     )

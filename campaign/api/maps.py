@@ -27,6 +27,7 @@ from campaign.api.common import (
     StrictInput,
     UserBriefOutput,
     find_campaign,
+    imported_name_field,
     managed_campaign,
     query,
     refusals,
@@ -140,11 +141,7 @@ class LogEntryOutput(serializers.ModelSerializer[LogEntry]):
     actor = UserBriefOutput(
         allow_null=True, help_text="Who acted; null for the site itself, or for someone named by actor_name."
     )
-    actor_name = serializers.CharField(
-        allow_blank=True,
-        help_text="In an imported campaign, who acted as the imported file names them (no account of this "
-        "site); empty otherwise.",
-    )
+    actor_name = imported_name_field()
     kind = serializers.ChoiceField(choices=LogKind.choices)
     before = serializers.JSONField(
         allow_null=True,

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from accounts.models import Notification
 from campaign.models import Sector
 from campaign.services.economy import Holder, ledger_adjust
 from campaign.services.rounds import round_close
@@ -193,3 +194,15 @@ def test_without_the_setting_everyone_sees_a_confirmed_result_at_once(report_wor
     assert (row["status"], row["result"]["winner"], row["result_hidden"]) == ("confirmed", "attacker", False)
     assert row["sector"]["owner"] == "Axis"
     assert report_world.client("anonymous").get(report_world.url()).status_code == 200
+
+
+def test_the_two_players_are_told_when_their_agreed_result_takes_effect(hidden):
+    told = {
+        persona: list(
+            Notification.objects.filter(user=hidden.user(persona)).values_list("message", flat=True)
+        )
+        for persona in ("attacker", "defender")
+    }
+
+    for messages in told.values():
+        assert "The report of your battle is confirmed; it takes effect when the round closes." in messages
