@@ -215,7 +215,7 @@ class _Writer:
             instance = self._row(section, row)
             if instance is not None:
                 batch.append((row, instance))
-                weight += sum(_characters(row[name]) for name in texts)
+                weight += sum(_characters(row[name]) for name in texts if name in row)  # optional columns
             if len(batch) >= _BATCH or weight >= _BATCH_CHARACTERS or (batch and done == len(rows)):
                 self._write(section, batch)
                 batch, weight = [], 0

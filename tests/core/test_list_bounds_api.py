@@ -28,7 +28,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from armies.models import ArmyList
 from battles.services import ReportInput, SideInput, report_submit
-from campaign.models import Battle, BattleSource, BattleStatus, Campaign
+from campaign.models import Battle, BattleSource, BattleStatus, Campaign, sides_recorded
 from campaign.services.rounds import round_open
 from tests.battles.conftest import ALLIED_UNITS, AXIS_UNITS, register
 from tests.factories import ArmyListFactory, CampaignFactory
@@ -151,8 +151,8 @@ def world(running_campaign: Campaign, organiser: User, place: Any) -> World:
     )
     battle = Battle.objects.create(
         campaign=running_campaign, round=round_one, sector=running_campaign.sectors.filter(owner="").first(),
-        attacker=place("x1"), defender=place("a1"), mission="hold-the-line", points_limit=150,
-        status=BattleStatus.SCHEDULED, source=BattleSource.PAIRING,
+        attacker=place("x1"), defender=place("a1"), **sides_recorded(attacker=place("x1"), defender=place("a1")),
+        mission="hold-the-line", points_limit=150, status=BattleStatus.SCHEDULED, source=BattleSource.PAIRING,
     )  # fmt: skip
     attacker = battle.attacker.player
     assert attacker is not None
