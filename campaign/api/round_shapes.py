@@ -19,6 +19,7 @@ from campaign.engine.map import Fortification, Terrain
 from campaign.engine.missions import MISSIONS
 from campaign.models import (
     Battle,
+    BattleSide,
     BattleSource,
     BattleStatus,
     Campaign,
@@ -52,9 +53,26 @@ class PlaceBriefOutput(serializers.Serializer[Any]):
     name = serializers.CharField(source="display_name")
     bloc = serializers.ChoiceField(choices=BLOC_CHOICES)
     username = serializers.SerializerMethodField(help_text="The account, or null for a placeholder.")
+    has_registered_list = serializers.SerializerMethodField(
+        help_text="Whether the place has a current registered list in the campaign: without one it cannot "
+        "report a battle, so it is flagged wherever it is paired, challenged or scheduled."
+    )
 
     def get_username(self, place: Enrolment) -> str | None:
         return place.player.get_username() if place.player is not None else None
+
+    def get_has_registered_list(self, place: Enrolment | BattleSide) -> bool:
+        enrolment = place.place if isinstance(place, BattleSide) else place
+        return enrolment.pk in registered_places(self.context, enrolment.campaign_id)
+
+
+def registered_places(context: dict[str, Any], campaign_id: int) -> frozenset[int]:
+    """The campaign's places with a registered list, read once per answer (one query) and kept in the
+    serializers' context, which every nested shape of the answer shares."""
+    known: dict[int, frozenset[int]] = context.setdefault("registered_places", {})
+    if campaign_id not in known:
+        known[campaign_id] = selectors.places_with_registered_list(campaign_id=campaign_id)
+    return known[campaign_id]
 
 
 class BattleSideOutput(PlaceBriefOutput):
