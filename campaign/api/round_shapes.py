@@ -3,7 +3,8 @@ and a round, and finding each as the caller may see it (404 otherwise, like a ca
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -66,10 +67,11 @@ class PlaceBriefOutput(serializers.Serializer[Any]):
         return enrolment.pk in registered_places(self.context, enrolment.campaign_id)
 
 
-def registered_places(context: dict[str, Any], campaign_id: int) -> frozenset[int]:
+def registered_places(context: Mapping[str, Any], campaign_id: int) -> frozenset[int]:
     """The campaign's places with a registered list, read once per answer (one query) and kept in the
-    serializers' context, which every nested shape of the answer shares."""
-    known: dict[int, frozenset[int]] = context.setdefault("registered_places", {})
+    serializers' context, which every nested shape of the answer shares (DRF types it as a mapping; the
+    root serializer holds it as a dict)."""
+    known: dict[int, frozenset[int]] = cast(dict[str, Any], context).setdefault("registered_places", {})
     if campaign_id not in known:
         known[campaign_id] = selectors.places_with_registered_list(campaign_id=campaign_id)
     return known[campaign_id]
