@@ -14,6 +14,7 @@ from campaign.api import (
     players,
     registrations,
     rounds,
+    scheduling,
 )
 
 _ONE = "campaigns/<id:pk>/"
@@ -77,6 +78,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{_ROUND}pairings/swap/", rounds.PairingsSwapApi.as_view(), name="campaign-pairings-swap"),
     path(f"{_ROUND}pairings/sector/", rounds.PairingsSetSectorApi.as_view(), name="campaign-pairings-sector"),
     path(f"{_ROUND}pairings/publish/", rounds.PairingsPublishApi.as_view(), name="campaign-pairings-publish"),
+    path(f"{_ROUND}battles/", scheduling.RoundBattleScheduleApi.as_view(), name="campaign-round-battles"),
     # Battles
     path(f"{_ONE}battles/", battles.BattleCollectionApi.as_view(), name="campaign-battles"),
     path(f"{_ONE}battles/<id:battle_id>/", battles.BattleApi.as_view(), name="campaign-battle"),

@@ -205,6 +205,11 @@ def can_run_rounds(user: Actor, campaign: Campaign) -> bool:
     return campaign_access(user, campaign).is_organiser
 
 
+def can_schedule_battle(user: Actor, campaign: Campaign) -> bool:
+    """Schedule a battle directly (the club's paper slip: "Ada attacks Ivan over North Station")."""
+    return campaign_access(user, campaign).is_organiser
+
+
 def can_see_draft_pairings(user: Actor, campaign: Campaign) -> bool:
     """An unpublished pairing is the organisers' working copy: players see it once it is published."""
     return can_run_rounds(user, campaign)

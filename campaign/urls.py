@@ -17,6 +17,7 @@ from campaign.views import (
     players,
     registrations,
     rounds,
+    scheduling,
     settings,
 )
 
@@ -67,6 +68,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("campaigns/<id:pk>/rounds/", rounds.round_list, name="rounds"),
     path("campaigns/<id:pk>/rounds/open/", rounds.round_open_view, name="round_open"),
     path("campaigns/<id:pk>/rounds/<id:number>/", pairings.round_detail, name="round"),
+    path(
+        "campaigns/<id:pk>/rounds/<id:number>/schedule/",
+        scheduling.battle_schedule_view,
+        name="battle_schedule",
+    ),
     path("campaigns/<id:pk>/rounds/<id:number>/close/", rounds.round_close_view, name="round_close"),
     path("campaigns/<id:pk>/rounds/<id:number>/reopen/", rounds.round_reopen_view, name="round_reopen"),
     path(

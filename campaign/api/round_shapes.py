@@ -3,7 +3,8 @@ and a round, and finding each as the caller may see it (404 otherwise, like a ca
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -19,6 +20,7 @@ from campaign.engine.map import Fortification, Terrain
 from campaign.engine.missions import MISSIONS
 from campaign.models import (
     Battle,
+    BattleSide,
     BattleSource,
     BattleStatus,
     Campaign,
@@ -52,9 +54,27 @@ class PlaceBriefOutput(serializers.Serializer[Any]):
     name = serializers.CharField(source="display_name")
     bloc = serializers.ChoiceField(choices=BLOC_CHOICES)
     username = serializers.SerializerMethodField(help_text="The account, or null for a placeholder.")
+    has_registered_list = serializers.SerializerMethodField(
+        help_text="Whether the place has a current registered list in the campaign: without one it cannot "
+        "report a battle, so it is flagged wherever it is paired, challenged or scheduled."
+    )
 
     def get_username(self, place: Enrolment) -> str | None:
         return place.player.get_username() if place.player is not None else None
+
+    def get_has_registered_list(self, place: Enrolment | BattleSide) -> bool:
+        enrolment = place.place if isinstance(place, BattleSide) else place
+        return enrolment.pk in registered_places(self.context, enrolment.campaign_id)
+
+
+def registered_places(context: Mapping[str, Any], campaign_id: int) -> frozenset[int]:
+    """The campaign's places with a registered list, read once per answer (one query) and kept in the
+    serializers' context, which every nested shape of the answer shares (DRF types it as a mapping; the
+    root serializer holds it as a dict)."""
+    known: dict[int, frozenset[int]] = cast(dict[str, Any], context).setdefault("registered_places", {})
+    if campaign_id not in known:
+        known[campaign_id] = selectors.places_with_registered_list(campaign_id=campaign_id)
+    return known[campaign_id]
 
 
 class BattleSideOutput(PlaceBriefOutput):

@@ -2,8 +2,8 @@
 (generate a draft, swap two players, set a battle's sector, publish).
 
 The drafted pairing is stored as battles with status ``draft``: only the
-organisers see it until it is published. Each edit of the draft stores it
-again, so the drafted battles get new ids: read them from the answer.
+organisers see it until it is published. An edit of the draft changes its
+battles in place: each drafted battle keeps its id.
 """
 
 from __future__ import annotations
@@ -216,7 +216,7 @@ class PairingsSwapApi(CampaignApi):
         operation_id="pairings_swap",
         tags=PAIRINGS,
         description="Exchange two players' places in the draft (organisers); two players of one battle "
-        "exchange roles. The drafted battles are stored again, with new ids.",
+        "exchange roles. Each drafted battle keeps its id.",
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         campaign, user, round = _round_of(request, pk, number)
@@ -244,7 +244,7 @@ class PairingsSetSectorApi(CampaignApi):
         operation_id="pairings_set_sector",
         tags=PAIRINGS,
         description="Fight a drafted battle over another sector, or none (organisers). The drafted "
-        "battles are stored again, with new ids.",
+        "battle keeps its id.",
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         campaign, user, round = _round_of(request, pk, number)

@@ -63,6 +63,7 @@ class BattleStatus(models.TextChoices):
 class BattleSource(models.TextChoices):
     PAIRING = "pairing", "Generated pairing"
     CHALLENGE = "challenge", "Accepted challenge"
+    SCHEDULED = "scheduled", "Scheduled by an organiser"
 
 
 SIDES = ("attacker", "defender")

@@ -276,3 +276,13 @@ def ledger_for_holder(
 def registration_in_campaign(*, campaign: Campaign, pk: int) -> Registration | None:
     """A registered list of the campaign (current or superseded) with its catalogue, or ``None``."""
     return Registration.objects.select_related("catalogue").filter(campaign=campaign, pk=pk).first()
+
+
+def places_with_registered_list(*, campaign_id: int) -> frozenset[int]:
+    """The places of a campaign with a current (not superseded) registered list (one query): a place not
+    in it is flagged wherever it is paired, challenged or scheduled, before anyone reports."""
+    return frozenset(
+        Registration.objects.filter(campaign_id=campaign_id, superseded_by__isnull=True)
+        .values_list("enrolment_id", flat=True)
+        .distinct()
+    )

@@ -42,11 +42,42 @@ from campaign.services.log import log_write
 _BUSY = [BattleStatus.SCHEDULED, BattleStatus.REPORTED, BattleStatus.CONFIRMED]
 
 
-def _fighting(round: Round, enrolment: Enrolment) -> bool:
+def fighting(round: Round, enrolment: Enrolment) -> bool:
+    """Whether the place already has a battle (scheduled, reported or confirmed) in ``round``."""
     return (
         Battle.objects.filter(round=round, status__in=_BUSY).filter(attacker=enrolment).exists()
         or Battle.objects.filter(round=round, status__in=_BUSY, defender=enrolment).exists()
     )
+
+
+def sector_on_front(
+    *, campaign: Campaign, attacker: Enrolment, defender: Enrolment, sector_key: str
+) -> Sector:
+    """The sector ``attacker``'s bloc may attack from ``defender``'s bloc now, or a CampaignError (``sector``).
+
+    A challenge and an organiser's scheduled battle make the same check: the map's own refusals first (its
+    own sector, a headquarters), then whose the sector is, then whether it lies on the attacker's front line.
+    """
+    sector = Sector.objects.filter(campaign=campaign, key=sector_key).first()
+    if sector is None:
+        raise CampaignError("unknown-sector", f"there is no sector {sector_key[:40]!r} on this map", "sector")
+    state = map_state_now(sectors=sectors_for_map(campaign=campaign))
+    refusal = attack_refusal(campaign_map(campaign=campaign), state, Bloc(attacker.bloc), sector.key)
+    if refusal is not None and refusal is not AttackRefusal.NOT_ADJACENT:
+        raise CampaignError(
+            "sector-not-attackable",
+            f"{attacker.bloc} cannot attack {sector.name} ({refusal.value})",
+            "sector",
+        )
+    if sector.owner not in ("", defender.bloc):
+        raise CampaignError(
+            "sector-not-theirs", f"{sector.name} is held by {sector.owner}, not {defender.bloc}", "sector"
+        )
+    if refusal is not None:
+        raise CampaignError(
+            "sector-not-attackable", f"{sector.name} is not on {attacker.bloc}'s front line", "sector"
+        )
+    return sector
 
 
 @transaction.atomic
@@ -67,28 +98,11 @@ def challenge_issue(
     message = (message or "").strip()
     if len(message) > limits.MESSAGE_MAX_LENGTH:
         raise CampaignError("too-long", f"at most {limits.MESSAGE_MAX_LENGTH} characters", "message")
-    sector = Sector.objects.filter(campaign=campaign, key=sector_key).first()
-    if sector is None:
-        raise CampaignError("unknown-sector", f"there is no sector {sector_key[:40]!r} on this map", "sector")
-    state = map_state_now(sectors=sectors_for_map(campaign=campaign))
-    refusal = attack_refusal(campaign_map(campaign=campaign), state, Bloc(challenger.bloc), sector.key)
-    # Its own sector or a headquarters first; then whose the sector is; then whether it is on the front.
-    if refusal is not None and refusal is not AttackRefusal.NOT_ADJACENT:
-        raise CampaignError(
-            "sector-not-attackable",
-            f"{challenger.bloc} cannot attack {sector.name} ({refusal.value})",
-            "sector",
-        )
-    if sector.owner not in ("", challenged.bloc):
-        raise CampaignError(
-            "sector-not-theirs", f"{sector.name} is held by {sector.owner}, not {challenged.bloc}", "sector"
-        )
-    if refusal is not None:
-        raise CampaignError(
-            "sector-not-attackable", f"{sector.name} is not on {challenger.bloc}'s front line", "sector"
-        )
+    sector = sector_on_front(
+        campaign=campaign, attacker=challenger, defender=challenged, sector_key=sector_key
+    )
     for field, place in (("challenger", challenger), ("challenged", challenged)):
-        if _fighting(current, place):
+        if fighting(current, place):
             raise CampaignConflictError(
                 "already-fighting", f"{place.display_name} already has a battle this round", field
             )
@@ -151,7 +165,7 @@ def challenge_accept(*, challenge: Challenge, actor: Any) -> Battle:
     if not challenge.round.is_open:
         raise CampaignConflictError("round-not-open", "the challenge's round is closed", "challenge")
     for place in (challenge.challenger, challenge.challenged):
-        if _fighting(challenge.round, place):
+        if fighting(challenge.round, place):
             raise CampaignConflictError(
                 "already-fighting", f"{place.display_name} already has a battle this round"
             )

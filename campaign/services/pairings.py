@@ -173,24 +173,50 @@ def _stored_pairing(campaign: Campaign, round: Round) -> tuple[engine.Pairing, l
     return engine.Pairing(battles, bye_rows, (), context), drafts
 
 
+_EDITED_COLUMNS = ["attacker", "defender", "sector", "mission", "notes", *[
+    f"{side}_{name}" for side in ("attacker", "defender") for name in ("bloc", "faction", "mercenary")
+]]  # fmt: skip
+
+
+def _update_draft(campaign: Campaign, round: Round, drafts: list[Battle], edited: engine.Pairing) -> None:
+    """Write an edited draft over the stored one, row by row: each drafted battle keeps its id.
+
+    An edit keeps the battles in their places (a swap or a sector changes battle ``i`` into battle ``i``),
+    so each row takes what the engine now says of it; a battle whose sides and sector did not change keeps
+    the mission the organiser set. Byes carry nothing the organiser set: they are stored again.
+    """
+    sectors = {s.key: s for s in Sector.objects.filter(campaign=campaign)}
+    places = Enrolment.objects.in_bulk([p for b in edited.battles for p in (b.attacker_id, b.defender_id)])
+    for row, b in zip(drafts, edited.battles, strict=True):
+        sector = sectors[b.sector] if b.sector is not None else None
+        unchanged = (row.attacker_id, row.defender_id, row.sector_id) == (
+            b.attacker_id, b.defender_id, sector.pk if sector is not None else None,
+        )  # fmt: skip
+        row.attacker, row.defender, row.sector = places[b.attacker_id], places[b.defender_id], sector
+        for name, value in sides_recorded(attacker=row.attacker, defender=row.defender).items():
+            setattr(row, name, value)
+        if not unchanged:
+            row.mission = suggested_mission(_terrain(sectors, b.sector)).key
+        row.notes = [{"code": e.code, "message": e.message} for e in b.explanations] + (
+            [{"code": "no-sector", "message": b.no_sector_reason}] if b.no_sector_reason else []
+        )
+    Battle.objects.bulk_update(drafts, _EDITED_COLUMNS)
+    Bye.objects.filter(round=round, published=False).delete()
+    Bye.objects.bulk_create(
+        Bye(round=round, enrolment_id=bye.player_id, note=bye.explanation.message[:300])
+        for bye in edited.byes
+    )
+
+
 def _edited(round: Round, actor: Any, change: str, edit: Any) -> list[Battle]:
     campaign, round = _open_round(round)
     pairing, drafts = _stored_pairing(campaign, round)
     if not drafts and not pairing.byes:
         raise CampaignConflictError("no-draft", "generate the round's pairings first", "round")
-    edited = edit(pairing, drafts)
-    kept = {b.pk: (b.mission, b.points_limit) for b in drafts}
-    battles = _store(campaign, round, edited)
-    # An edit keeps what the organiser set on each battle it did not touch.
-    for battle, before in zip(battles, drafts, strict=False):
-        if (battle.attacker_id, battle.defender_id) == (before.attacker_id, before.defender_id) and (
-            battle.sector_id == before.sector_id
-        ):
-            battle.mission, battle.points_limit = kept[before.pk]
-            battle.save(update_fields=["mission", "points_limit"])
+    _update_draft(campaign, round, drafts, edit(pairing, drafts))
     log_write(campaign=campaign, kind=LogKind.PAIRING_CHANGED, subject=f"round:{round.number}", actor=actor,
               field="pairings", after=change)  # fmt: skip
-    return battles
+    return drafts
 
 
 @transaction.atomic

@@ -29,12 +29,14 @@ from campaign.permissions import (
     challenges_open,
 )
 from campaign.round_forms import ChallengeForm, add_refusal
+from campaign.schedule_forms import NO_LIST
 from campaign.selectors import campaign_map
 from campaign.selectors.rounds import (
     admitted_players,
     challenge_for_page,
     challenges_for_campaign,
     open_round,
+    places_with_registered_list,
 )
 from campaign.services.challenges import (
     challenge_accept,
@@ -53,8 +55,11 @@ ANSWERS = {"accept": challenge_accept, "decline": challenge_decline, "withdraw":
 
 def challenge_form(campaign: Campaign, challenger: Enrolment, data: Any = None) -> ChallengeForm:
     """The opponents (admitted players of the other blocs) and the sectors the challenger's bloc may attack."""
+    registered = places_with_registered_list(campaign_id=campaign.pk)
     players = [
-        (p.pk, p.display_name, p.bloc) for p in admitted_players(campaign=campaign) if p.pk != challenger.pk
+        (p.pk, p.display_name if p.pk in registered else f"{p.display_name} ({NO_LIST})", p.bloc)
+        for p in admitted_players(campaign=campaign)
+        if p.pk != challenger.pk
     ]
     every: list[tuple[str, str]] = []
     attackable: list[tuple[str, str]] = []
@@ -90,6 +95,7 @@ def _challenges_page(
         "own": own,
         "open_challenges": list(rows.filter(status=ChallengeStatus.OPEN)),
         "past": past,
+        "registered": places_with_registered_list(campaign_id=campaign.pk),
     }
     return render(request, "campaign/challenges.html", context)
 
@@ -152,6 +158,7 @@ def _challenge_page(
         "can_answer": waiting and can_answer_challenge(user, challenge),
         "can_withdraw": waiting and can_withdraw_challenge(user, challenge),
         "error": error,
+        "registered": places_with_registered_list(campaign_id=campaign.pk) if waiting else frozenset(),
     }
     return render(request, "campaign/challenge.html", context)
 

@@ -26,7 +26,7 @@ from campaign.models import Battle, BattleStatus, Bye, Campaign, Round
 from campaign.permissions import campaign_access, can_manage_campaign, can_see_draft_pairings
 from campaign.round_forms import BattleSectorForm, BattleTermsForm, SwapForm, add_refusal
 from campaign.selectors import campaign_map
-from campaign.selectors.rounds import battles_for_round, byes_for_round
+from campaign.selectors.rounds import battles_for_round, byes_for_round, places_with_registered_list
 from campaign.services.pairings import (
     fronts,
     pairings_generate,
@@ -126,6 +126,8 @@ def round_page(
         ],
         "byes": [y for y in byes if y.published],
         "editable": organiser and round.is_open and round.pairings_published_at is None,
+        # Who is flagged "no registered list yet" beside a battle still to be fought (one query).
+        "registered": places_with_registered_list(campaign_id=campaign.pk),
     }
     if context["editable"]:
         front, every = _sector_choices(campaign)

@@ -55,17 +55,18 @@ def measured(world: Any, persona: str, url: str, queries: int, django_assert_num
     return response.json()
 
 
-def test_a_report_takes_seven_queries_however_long_its_history_and_many_the_reports(
+def test_a_report_takes_eight_queries_however_long_its_history_and_many_the_reports(
     report_world, django_assert_num_queries
 ):
     # 1 the campaign, 2-3 campaign_access (a co-organiser? the caller's place)
     # 4 the battle with its round, sector, sides and their accounts
     # 5 the report with both registered lists and who submitted, confirmed and resolved it
     # 6 its history with the actors
+    # 7 the places with a current registered list (each side's has_registered_list)
     report = report_world.submitted()
-    small = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 3, django_assert_num_queries)
+    small = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 4, django_assert_num_queries)
     grow(report_world, report)
-    large = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 3, django_assert_num_queries)
+    large = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 4, django_assert_num_queries)
 
     # Submitted; then disputed and amended twice.
     assert (len(small["history"]), len(large["history"])) == (1, 4)
@@ -76,34 +77,35 @@ def test_a_result_waiting_for_the_close_costs_no_more_queries(report_world, djan
     # sector brief is the sector as it is, read with the battle; nothing is replayed.
     report_world.hide_results()
     report = report_world.confirmed()
-    small = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 3, django_assert_num_queries)
+    small = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 4, django_assert_num_queries)
     grow(report_world, report)
-    large = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 3, django_assert_num_queries)
+    large = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 4, django_assert_num_queries)
 
     # The defender sees their battle's result; its sector is still neutral, for everyone.
     assert (small["result"]["winner"], small["sector"]["owner"]) == ("attacker", None)
     assert large["sector"]["owner"] is None
 
 
-def test_the_reports_take_five_queries_however_many_reports(report_world, django_assert_num_queries):
+def test_the_reports_take_six_queries_however_many_reports(report_world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access
     # 4 the number of reports the caller may see (the page count)
     # 5 that page with their battles, rounds, sectors, sides, accounts and lists (select_related)
+    # 6 the places with a current registered list (each side's has_registered_list)
     report = report_world.confirmed()
     url = report_world.campaign_url("reports/")
-    small = measured(report_world, "bystander", url, 1 + ACCESS + 2, django_assert_num_queries)
+    small = measured(report_world, "bystander", url, 1 + ACCESS + 3, django_assert_num_queries)
     grow(report_world, report)
-    large = measured(report_world, "bystander", url, 1 + ACCESS + 2, django_assert_num_queries)
+    large = measured(report_world, "bystander", url, 1 + ACCESS + 3, django_assert_num_queries)
 
     assert (small["count"], large["count"]) == (1, 1 + MORE_REPORTS)
 
 
-def test_the_dispute_queue_takes_five_queries_however_many_disputes(report_world, django_assert_num_queries):
+def test_the_dispute_queue_takes_six_queries_however_many_disputes(report_world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access (the creator: is the caller a co-organiser? their place)
-    # 4 the number of disputes, 5 that page (select_related)
+    # 4 the number of disputes, 5 that page (select_related), 6 the places with a registered list
     report_world.disputed()
     url = report_world.campaign_url("reports/disputes/")
-    small = measured(report_world, "co_organiser", url, 1 + ACCESS + 2, django_assert_num_queries)
+    small = measured(report_world, "co_organiser", url, 1 + ACCESS + 3, django_assert_num_queries)
     lists = None
     for _ in range(5):
         battle, lists = report_world.another_battle(
@@ -115,6 +117,6 @@ def test_the_dispute_queue_takes_five_queries_however_many_disputes(report_world
         report_world.client_of("a2").post(
             report_world.url("dispute/", battle=battle), {"reason": "No"}, format="json"
         )
-    large = measured(report_world, "co_organiser", url, 1 + ACCESS + 2, django_assert_num_queries)
+    large = measured(report_world, "co_organiser", url, 1 + ACCESS + 3, django_assert_num_queries)
 
     assert (small["count"], large["count"]) == (1, 6)

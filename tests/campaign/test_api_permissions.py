@@ -194,6 +194,11 @@ ENDPOINTS = [
         "pairings_publish", "post", lambda w: w.url(f"rounds/{w.drafted_round().number}/pairings/publish/"),
         run_by_organisers(200), status=RUNNING,
     ),
+    Endpoint(
+        "battles_schedule", "post", lambda w: w.url(f"rounds/{w.open_round().number}/battles/"),
+        run_by_organisers(201), status=RUNNING,
+        body=lambda w: {"attacker": w.player_place.pk, "defender": w.placeholder.pk, "sector": "zoo"},
+    ),
     # Battles
     Endpoint("battles_list", "get", lambda w: w.url("battles/"), seen_by_all(200), status=RUNNING),
     Endpoint(

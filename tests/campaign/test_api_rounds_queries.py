@@ -81,42 +81,45 @@ def test_the_rounds_take_five_queries_however_many_rounds_and_battles(world, dja
     assert large["results"][0]["bye_count"] == 1
 
 
-def test_a_round_with_its_battles_takes_six_queries_however_many_battles(world, django_assert_num_queries):
+def test_a_round_with_its_battles_takes_seven_queries_however_many_battles(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access
     # 4 the round by its number
     # 5 its battles with both sides, their accounts and the sector (select_related)
     # 6 its byes with their places and accounts (select_related)
-    small = measured(world, "rounds/1/", 1 + ACCESS + 3, django_assert_num_queries)
+    # 7 the places with a current registered list (each place's has_registered_list), once per answer
+    small = measured(world, "rounds/1/", 1 + ACCESS + 4, django_assert_num_queries)
     last = grow(world)
-    large = measured(world, f"rounds/{last.number}/", 1 + ACCESS + 3, django_assert_num_queries)
+    large = measured(world, f"rounds/{last.number}/", 1 + ACCESS + 4, django_assert_num_queries)
 
     assert (len(small["battles"]), len(large["battles"]), len(large["byes"])) == (1, 16, 1)
 
 
-def test_the_battles_take_five_queries_however_many_battles(world, django_assert_num_queries):
+def test_the_battles_take_six_queries_however_many_battles(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access (also: may the caller see drafts?)
     # 4 the number of battles (the page count)
     # 5 that page with its rounds, sides, accounts and sectors (select_related)
-    small = measured(world, "battles/", 1 + ACCESS + 2, django_assert_num_queries)
+    # 6 the places with a current registered list (each place's has_registered_list), once per answer
+    small = measured(world, "battles/", 1 + ACCESS + 3, django_assert_num_queries)
     grow(world)
-    large = measured(world, "battles/", 1 + ACCESS + 2, django_assert_num_queries)
+    large = measured(world, "battles/", 1 + ACCESS + 3, django_assert_num_queries)
 
     assert (small["count"], large["count"], len(large["results"])) == (1, 1 + 4 * 16, 50)
 
 
-def test_the_challenges_take_five_queries_however_many_challenges(world, django_assert_num_queries):
+def test_the_challenges_take_six_queries_however_many_challenges(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access
     # 4 the number of challenges, 5 that page with rounds, sides, accounts, sectors and battles
+    # 6 the places with a current registered list (each place's has_registered_list), once per answer
     first = Round.objects.get(campaign=world.campaign)
     challenge(first, world.player_place, world.placeholder)
-    small = measured(world, "challenges/", 1 + ACCESS + 2, django_assert_num_queries)
+    small = measured(world, "challenges/", 1 + ACCESS + 3, django_assert_num_queries)
     grow(world)
     admitted = world.campaign.enrolments.filter(status="admitted").order_by("id")
     allies, axis = (list(admitted.filter(bloc=bloc)) for bloc in (Bloc.ALLIES, Bloc.AXIS))
     for round in Round.objects.filter(campaign=world.campaign):
         for one, other in zip(allies, axis, strict=False):
             challenge(round, one, other)
-    large = measured(world, "challenges/", 1 + ACCESS + 2, django_assert_num_queries)
+    large = measured(world, "challenges/", 1 + ACCESS + 3, django_assert_num_queries)
 
     # Five rounds, each with a challenge from every Allied player who has an Axis one to match (10).
     assert (small["count"], large["count"]) == (1, 1 + 5 * 10)
@@ -142,14 +145,15 @@ def test_the_ledger_takes_five_queries_however_many_entries(world, django_assert
     assert (small["count"], large["count"]) == (1, 1 + 4 * 3 + 3 + 1)
 
 
-def test_the_purchases_take_five_queries_however_many(world, django_assert_num_queries):
+def test_the_purchases_take_six_queries_however_many(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access, 4 the number of purchases, 5 that page with sectors and buyers
+    # 6 the places with a current registered list (each place's has_registered_list), once per answer
     world.fund("SSU", 3)
     fortification_buy(campaign=world.campaign, buyer=world.player_place, sector_key="workers-settlement",
                       kind="strongpoint", actor=world.player)  # fmt: skip
-    small = measured(world, "purchases/", 1 + ACCESS + 2, django_assert_num_queries)
+    small = measured(world, "purchases/", 1 + ACCESS + 3, django_assert_num_queries)
     grow(world)
-    large = measured(world, "purchases/", 1 + ACCESS + 2, django_assert_num_queries)
+    large = measured(world, "purchases/", 1 + ACCESS + 3, django_assert_num_queries)
 
     assert (small["count"], large["count"]) == (1, 2)
 
@@ -165,20 +169,21 @@ def test_the_balances_take_five_queries_however_many_entries(world, django_asser
     assert (len(small["rows"]), len(large["rows"])) == (2, 3)
 
 
-def test_the_balances_per_player_take_five_queries_however_many_players(world, django_assert_num_queries):
+def test_the_balances_per_player_take_six_queries_however_many_players(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access
     # 4 every player's sum of entries (one GROUP BY), 5 those players and every admitted one, with accounts
+    # 6 the places with a current registered list (each place's has_registered_list), once per answer
     Campaign.objects.filter(pk=world.campaign.pk).update(resources_held_by=ResourceHolder.PLAYER)
     world.campaign.refresh_from_db()
     ledger_adjust(campaign=world.campaign, holder=Holder(enrolment=world.player_place), amount=3, reason="x",
                   actor=world.creator)  # fmt: skip
-    small = measured(world, "balances/", 1 + ACCESS + 2, django_assert_num_queries)
+    small = measured(world, "balances/", 1 + ACCESS + 3, django_assert_num_queries)
     for place in world.campaign.enrolments.all():
         EnrolmentFactory(campaign=world.campaign, bloc=place.bloc)
     for place in world.campaign.enrolments.filter(status="admitted"):
         ledger_adjust(campaign=world.campaign, holder=Holder(enrolment=place), amount=2, reason="x",
                       actor=world.creator)  # fmt: skip
-    large = measured(world, "balances/", 1 + ACCESS + 2, django_assert_num_queries)
+    large = measured(world, "balances/", 1 + ACCESS + 3, django_assert_num_queries)
 
     assert (len(small["rows"]), len(large["rows"])) == (
         2,

@@ -46,7 +46,7 @@ from campaign.models import (
 from campaign.options import Status
 from campaign.services.economy import Holder, ledger_adjust
 from campaign.services.map import campaign_map_load
-from campaign.services.pairings import pairings_generate
+from campaign.services.pairings import fronts, pairings_generate
 from campaign.services.registrations import army_list_register
 from campaign.urls import urlpatterns
 from tests.campaign.engine.builders import crossroads
@@ -191,6 +191,11 @@ def _close_round(w: World) -> None:
     )
 
 
+def _front(w: World, attacker: Bloc, defender: Bloc) -> str:
+    """A sector ``attacker``'s bloc may attack on ``defender``'s front now."""
+    return fronts(campaign=w.campaign)[(attacker, defender)][0]
+
+
 def _draft(w: World) -> None:
     """The round's draft: Misha (Axis) and bert (Allies) are the only players not already fighting."""
     creator = w.people["creator"]
@@ -240,6 +245,11 @@ ROUND_ACTIONS = [
     Action("battle sector", "post", _pk("battle_sector", lambda _w: 1, lambda w: w.draft.pk),
            lambda p: _organisers(302, p), status=RUNNING,
            data=lambda w: {f"sector-{w.draft.pk}-sector": "old-town"}, prepare=_draft),
+    Action("battle schedule page", "get", _pk("battle_schedule", lambda _w: 1), lambda p: _organisers(200, p),
+           status=RUNNING),
+    Action("battle schedule", "post", _pk("battle_schedule", lambda _w: 1), lambda p: _organisers(302, p),
+           status=RUNNING, data=lambda w: {"attacker": w.placeholder.pk, "defender": w.bert.pk,
+                                           "sector": _front(w, Bloc.AXIS, Bloc.ALLIES)}),
     Action("pairings publish page", "get", _pk("pairings_publish", lambda _w: 1), lambda p: _organisers(200, p),
            status=RUNNING, prepare=_draft),
     Action("pairings publish", "post", _pk("pairings_publish", lambda _w: 1), lambda p: _organisers(302, p),

@@ -94,8 +94,9 @@ def test_it_shows_a_round_with_its_battles_in_a_fixed_number_of_queries(
     for campaign, place in campaigns:
         client.force_login(place.player)
         # 1 the campaign, 2 the session, 3 the user, 4 is the user a co-organiser, 5 their enrolment,
-        # 6 the round, 7 its battles with both sides, their accounts and the sector, 8 its byes with their players
-        with django_assert_num_queries(8):
+        # 6 the round, 7 its battles with both sides, their accounts and the sector, 8 its byes with their players,
+        # 9 the places with a current registered list (flagged beside a battle still to be fought)
+        with django_assert_num_queries(9):
             response = client.get(reverse("campaign:round", args=[campaign.pk, 1]))
         shown.append(response.content.count(b'data-testid="battle-row"'))
     assert shown == [3, 15]
@@ -109,11 +110,28 @@ def test_it_shows_the_organisers_draft_in_a_fixed_number_of_queries(
     for campaign, _place in campaigns:
         # 1 the campaign, 2 the session, 3 the user, 4 the creator's own enrolment (campaign_access),
         # 5 the round, 6 its battles (drafts too) with both sides and the sector, 7 its byes,
-        # 8 the sectors now, for the fronts each drafted battle may be moved along (the map is parsed once)
-        with django_assert_num_queries(8):
+        # 8 the places with a current registered list (flagged beside each drafted battle),
+        # 9 the sectors now, for the fronts each drafted battle may be moved along (the map is parsed once)
+        with django_assert_num_queries(9):
             response = client.get(reverse("campaign:round", args=[campaign.pk, 2]))
         shown.append(response.content.count(b'data-testid="draft-battle"'))
     assert shown == [3, 15]
+
+
+def test_it_shows_the_schedule_page_in_a_fixed_number_of_queries(
+    client, campaigns, organiser, django_assert_num_queries
+):
+    client.force_login(organiser)
+    shown = []
+    for campaign, _place in campaigns:
+        # 1 the campaign, 2 the session, 3 the user, 4 the creator's own enrolment (campaign_access),
+        # 5 the round, 6 the places with a current registered list, 7 the admitted players with accounts,
+        # 8 the sectors now, for the front lines (the map is parsed once), 9 the sectors, for the select
+        with django_assert_num_queries(9):
+            response = client.get(reverse("campaign:battle_schedule", args=[campaign.pk, 2]))
+        shown.append(response.content.count(b"(no registered list yet)</option>"))
+    # Every admitted player is offered twice (attacker and defender), none with a list yet.
+    assert shown == [2 * 6, 2 * 30]
 
 
 def test_it_shows_the_economy_page_in_a_fixed_number_of_queries(client, campaigns, django_assert_num_queries):

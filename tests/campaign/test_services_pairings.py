@@ -140,3 +140,35 @@ def test_the_draft_explains_itself_with_the_players_names(round_one, organiser, 
     messages = " ".join(note["message"] for note in swapped.notes)
     assert f"{first.attacker.display_name} and {other.display_name} swapped by the organiser" in messages
     assert f"player {other.pk}" not in messages.lower()
+
+
+def test_it_keeps_the_drafted_battles_ids_through_a_swap(round_one, organiser, running_campaign):
+    battles = pairings_generate(round=round_one, actor=organiser)
+    ids = sorted(b.pk for b in battles)
+    first = Battle.objects.select_related("attacker").get(pk=ids[0])
+    other = next(
+        p for p in running_campaign.enrolments.filter(bloc=first.attacker.bloc) if p.pk != first.attacker_id
+    )
+
+    pairings_swap(round=round_one, actor=organiser, first=first.attacker_id, second=other.pk)
+
+    assert sorted(Battle.objects.values_list("pk", flat=True)) == ids
+    swapped = Battle.objects.get(pk=ids[0])
+    assert swapped.attacker_id == other.pk
+    assert swapped.attacker_bloc == other.bloc
+
+
+def test_it_keeps_a_drafted_battles_id_and_terms_when_its_sector_changes(
+    round_one, organiser, running_campaign
+):
+    pairings_generate(round=round_one, actor=organiser)
+    battle = Battle.objects.select_related("sector").order_by("id").first()
+    assert battle is not None
+    ids = sorted(Battle.objects.values_list("pk", flat=True))
+    battle_terms_update(battle=battle, actor=organiser, points_limit=444)
+
+    pairings_set_sector(round=round_one, actor=organiser, battle=battle, sector_key=None)
+
+    assert sorted(Battle.objects.values_list("pk", flat=True)) == ids
+    battle.refresh_from_db()
+    assert (battle.sector, battle.points_limit) == (None, 444)
