@@ -148,3 +148,41 @@ def test_a_campaign_night_leaves_each_person_the_count_of_what_needs_them(
     assert night.unread_kinds("s1") == ["round-closed"]
     assert night.unread_kinds("a1") == ["report-resolved", "round-closed"]
     assert night.unread_kinds("nadia") == ["join-decided", "round-closed"]
+
+
+def test_a_report_the_clock_confirms_is_read_for_the_silent_opponent_and_told_to_both(
+    battle, report_data, place
+):
+    report = report_submit(battle=battle, actor=place("x1").player, side="attacker", data=report_data())
+
+    report_confirm(report=report, actor=None, automatic=True)
+
+    for name in ("x1", "a1"):
+        assert Notification.objects.filter(user=place(name).player, kind="report-confirmed").count() == 1
+    assert not Notification.objects.filter(
+        user=place("a1").player, kind="report-waiting", read_at=None
+    ).exists()
+
+
+def test_closing_the_round_reads_the_report_its_opponent_can_no_longer_answer(
+    battle, report_data, place, organiser
+):
+    report_submit(battle=battle, actor=place("x1").player, side="attacker", data=report_data())
+    assert (
+        Notification.objects.filter(user=place("a1").player, kind="report-waiting", read_at=None).count() == 1
+    )
+
+    round_close(round=battle.round, actor=organiser)
+
+    assert not Notification.objects.filter(
+        user=place("a1").player, kind="report-waiting", read_at=None
+    ).exists()
+
+
+def test_closing_the_round_leaves_the_organisers_disputes_to_settle(battle, report_data, place, organiser):
+    first = report_submit(battle=battle, actor=place("x1").player, side="attacker", data=report_data())
+    report_dispute(report=first, actor=place("a1").player, reason="the keiler never got there")
+
+    round_close(round=battle.round, actor=organiser)
+
+    assert Notification.objects.filter(user=organiser, kind="report-disputed", read_at=None).count() == 1
