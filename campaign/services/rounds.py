@@ -134,17 +134,20 @@ def round_close(*, round: Round, actor: Any) -> Round:
 
 
 def _round_notices_done(campaign: Campaign, round: Round) -> None:
-    """Closed, the round asks nothing more of its players: its opening, its challenges, its pairings and the
-    reports they can no longer answer are read. Disputes stay with the organisers, who still settle them."""
+    """Closed, the round asks nothing more of its players: the notices about it are read (its opening, its byes,
+    its challenges and their answers, its pairings, the reports they can no longer answer). The organisers'
+    disputes stay until they settle them. One UPDATE, whatever the number of battles."""
     battles = [notices.battle_link(b) for b in Battle.objects.filter(round=round).only("pk", "campaign_id")]
     challenges = [
         notices.challenge_link(c) for c in Challenge.objects.filter(round=round).only("pk", "campaign_id")
     ]
+    # A bye's notice and the round's opening link to the campaign; the rest to their battle or challenge.
+    kinds = {notices.ROUND_OPENED, notices.PAIRINGS_PUBLISHED, notices.CHALLENGE_ISSUED}
     notices.done_for_players(
-        campaign=campaign, kinds=[notices.ROUND_OPENED], links=[notices.campaign_link(campaign)]
+        campaign=campaign,
+        kinds=kinds | notices.round_battle_kinds(),
+        links=[notices.campaign_link(campaign), *challenges, *battles],
     )
-    notices.done_for_players(campaign=campaign, kinds=[notices.CHALLENGE_ISSUED], links=challenges)
-    notices.done_for_players(campaign=campaign, kinds=notices.round_battle_kinds(), links=battles)
 
 
 @transaction.atomic

@@ -22,6 +22,7 @@ from campaign.services.challenges import (
     challenge_withdraw,
     challenges_expire,
 )
+from campaign.services.pairings import pairings_generate, pairings_publish
 from campaign.services.players import enrolment_refuse, enrolment_request, enrolment_withdraw
 from campaign.services.rounds import round_close, round_open
 from tests.factories import EnrolmentFactory, UserFactory
@@ -151,3 +152,23 @@ def test_closing_a_round_reads_its_opening_and_its_challenges_and_opening_the_ne
     round_open(campaign=running_campaign, actor=organiser, deadline=timezone.now() + timedelta(days=7))
 
     assert (unread(a1, "round-closed"), unread(a1, "round-opened")) == (0, 1)
+
+
+def test_published_pairings_tell_every_player_and_closing_the_round_reads_them(
+    round_one, running_campaign, organiser, make_player
+):
+    make_player("s3", bloc=Bloc.SSU)  # seven players: one of them sits the round out
+    pairings_generate(round=round_one, actor=organiser)
+    pairings_publish(round=round_one, actor=organiser)
+    players = [place.player for place in running_campaign.enrolments.all()]
+    assert [unread(user, "pairings-published") for user in players] == [1] * 7
+    assert (
+        Notification.objects.filter(
+            kind="pairings-published", link=f"/campaigns/{running_campaign.pk}/"
+        ).count()
+        == 1
+    )
+
+    round_close(round=round_one, actor=organiser)
+
+    assert [unread(user, "pairings-published") for user in players] == [0] * 7
