@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from accounts.notifications import register_kind
 from battles.models import BattleReport
+from campaign.services.notices import ends_with_round
 
 REPORT_WAITING = "report-waiting"
 REPORT_CONFIRMED = "report-confirmed"
@@ -20,6 +21,7 @@ def register_kinds() -> None:
     register_kind(REPORT_CONFIRMED, "Confirmed results", "The result of your battle is confirmed.")
     register_kind(REPORT_DISPUTED, "Disputes", "A battle report you are part of (or run) is disputed.")
     register_kind(REPORT_RESOLVED, "Resolved reports", "An organiser resolved, changed or entered a report.")
+    ends_with_round(REPORT_WAITING)  # a closed round's report is settled by an organiser, not its players
 
 
 def report_link(report: BattleReport) -> str:

@@ -208,11 +208,22 @@ def _move(report: BattleReport, frm: set[str], to: str, **changes: Any) -> None:
     report.refresh_from_db()
 
 
-def _tell_sides(report: BattleReport, kind: str, message: str) -> None:
+def _tell_sides(report: BattleReport, kind: str, message: str, actor: Any) -> None:
+    """Both players of the battle, except ``actor`` (whose act this is)."""
     battle = report.battle
-    notices.tell(
-        enrolments=[battle.attacker, battle.defender], kind=kind, message=message, link=report_link(report)
-    )
+    notices.tell(enrolments=[battle.attacker, battle.defender], kind=kind, message=message, actor=actor,
+                 link=report_link(report))  # fmt: skip
+
+
+def _done(report: BattleReport, kinds: set[str], *, organisers: bool = False) -> None:
+    """What these notifications about the battle asked of its players (and organisers) is done: they are read."""
+    battle = report.battle
+    notices.done(enrolments=[battle.attacker, battle.defender], kinds=kinds, links=[report_link(report)],
+                 users=notices.organisers(report.campaign) if organisers else ())  # fmt: skip
+
+
+# Once the battle is reported, its pairing or accepted challenge asks nothing more of its players.
+_TO_PLAY = {notices.PAIRINGS_PUBLISHED, notices.CHALLENGE_ANSWERED}
 
 
 @transaction.atomic
@@ -241,7 +252,8 @@ def report_submit(*, battle: Battle, actor: Any, side: str, data: ReportInput) -
     report.save()
     _log(report, actor, "", ReportStatus.SUBMITTED)
     other = battle.defender if side == "attacker" else battle.attacker
-    notices.tell(enrolments=[other], kind=REPORT_WAITING,
+    _done(report, _TO_PLAY)
+    notices.tell(enrolments=[other], kind=REPORT_WAITING, actor=actor,
                  message=f"{getattr(battle, side).display_name} reported your battle: confirm or dispute it.",
                  link=report_link(report))  # fmt: skip
     return report
@@ -260,7 +272,8 @@ def report_confirm(*, report: BattleReport, actor: Any, automatic: bool = False)
         battle=report.battle, result=_result(report), actor=actor, reason=f"report {how}"
     )
     _log(report, actor, ReportStatus.SUBMITTED, ReportStatus.CONFIRMED, how)
-    _tell_sides(report, REPORT_CONFIRMED, f"The report of your battle is {how}{_when(settled)}.")
+    _done(report, {REPORT_WAITING})
+    _tell_sides(report, REPORT_CONFIRMED, f"The report of your battle is {how}{_when(settled)}.", actor)
     return report
 
 
@@ -281,8 +294,9 @@ def report_dispute(*, report: BattleReport, actor: Any, reason: str) -> BattleRe
         disputed_at=timezone.now(),
     )
     _log(report, actor, ReportStatus.SUBMITTED, ReportStatus.DISPUTED, reason)
-    _tell_sides(report, REPORT_DISPUTED, f"The report of your battle is disputed: {reason}")
-    notices.tell_organisers(campaign=report.campaign, kind=REPORT_DISPUTED,
+    _done(report, {REPORT_WAITING})
+    _tell_sides(report, REPORT_DISPUTED, f"The report of your battle is disputed: {reason}", actor)
+    notices.tell_organisers(campaign=report.campaign, kind=REPORT_DISPUTED, actor=actor,
                             message=f"A battle report is disputed: {reason}", link=report_link(report))  # fmt: skip
     return report
 
@@ -369,10 +383,13 @@ def report_resolve(
             battle=battle, result=_result(report), actor=actor, reason=f"{decision}: {reason}"
         )
     _log(report, actor, before, to, reason)
+    # Settled by an organiser: the report waits on no one, and its dispute is over for everyone told of it.
+    _done(report, {REPORT_WAITING, REPORT_DISPUTED}, organisers=True)
     _tell_sides(
         report,
         REPORT_RESOLVED,
         f"An organiser {decision} the report of your battle: {reason}{_when(battle)}",
+        actor,
     )
     return report
 
@@ -401,8 +418,12 @@ def report_enter(*, battle: Battle, actor: Any, data: ReportInput, reason: str) 
     battle.refresh_from_db()
     battle = battle_result_settle(battle=battle, result=_result(report), actor=actor, reason=reason)
     _log(report, actor, "", ReportStatus.RESOLVED, reason)
+    _done(report, _TO_PLAY)
     _tell_sides(
-        report, REPORT_RESOLVED, f"An organiser entered the result of your battle: {reason}{_when(battle)}"
+        report,
+        REPORT_RESOLVED,
+        f"An organiser entered the result of your battle: {reason}{_when(battle)}",
+        actor,
     )
     return report
 

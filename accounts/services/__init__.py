@@ -3,8 +3,10 @@
 from accounts.services.notifications import (
     notification_email_send,
     notification_emails_heal,
+    notification_open,
     notification_preferences_set,
     notification_preferences_update,
+    notifications_done,
     notifications_mark_read,
     notify,
 )
@@ -19,8 +21,10 @@ from accounts.services.users import (
 __all__ = [
     "notification_email_send",
     "notification_emails_heal",
+    "notification_open",
     "notification_preferences_set",
     "notification_preferences_update",
+    "notifications_done",
     "notifications_mark_read",
     "notify",
     "password_reset_allowed",

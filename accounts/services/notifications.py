@@ -1,6 +1,9 @@
 """Notifications: telling users what happened, in the site and by e-mail.
 
-Other apps call ``notify`` inside their own transaction; the e-mails are queued
+Other apps call ``notify`` inside their own transaction, naming the person whose act
+it tells of (``actor``: nobody is told of their own act), and ``notifications_done``
+once the thing a notification asked for is done (the report it announced answered,
+the request it announced decided), so it stops counting as unread. The e-mails are queued
 only once it commits (``core.queue.enqueue_on_commit``), one task per
 notification, and each is sent at most once: the task claims the row by
 setting ``emailed_at`` with a conditional update before it sends.
@@ -83,9 +86,13 @@ def _mailable(user: User) -> bool:
 
 
 @transaction.atomic
-def notify(*, users: Iterable[User], kind: str, message: str, link: str = "") -> list[Notification]:
+def notify(
+    *, users: Iterable[User], kind: str, message: str, link: str = "", actor: object = None
+) -> list[Notification]:
     """Give each user (once, however often listed) a notification, and queue its e-mail after commit.
 
+    ``actor`` is whoever did what the notification tells of (a user, or ``None``/an
+    anonymous user for the site itself): they are left out, as they know.
     E-mail goes to users with an address who have not turned this kind off.
     ``message`` longer than ``MESSAGE_MAX_LENGTH`` is shortened; ``link`` must be
     a path on this site (``/campaigns/3/``) or empty.
@@ -93,7 +100,10 @@ def notify(*, users: Iterable[User], kind: str, message: str, link: str = "") ->
     registered_kind(kind)
     text = _bounded_message(message)
     target = _checked_link(link)
-    recipients = list({user.pk: user for user in users}.values())
+    acting = getattr(actor, "pk", None)
+    recipients = [
+        user for pk, user in {user.pk: user for user in users}.items() if acting is None or pk != acting
+    ]
     if not recipients:
         return []
     now = timezone.now()
@@ -125,6 +135,32 @@ def notifications_mark_read(*, user: User, ids: Iterable[int] | None = None) -> 
             )
         rows = rows.filter(pk__in=wanted)
     return rows.update(read_at=timezone.now())
+
+
+def notifications_done(*, users: Iterable[User], kinds: Iterable[str], links: Iterable[str]) -> int:
+    """Mark read the users' unread notifications of these kinds that link to these paths; how many changed.
+
+    Called by the service that did what those notifications asked for, in its transaction: the
+    report they announced is answered, the request decided, the challenge over. A notification's
+    link names its subject (a battle's page, a request's place on the dashboard), so the kind and
+    the link say which ones are done. One UPDATE, on the users' unread rows only.
+    """
+    user_ids = {user.pk for user in users if user is not None}
+    wanted_kinds = set(kinds)
+    wanted_links = set(links)
+    if not (user_ids and wanted_kinds and wanted_links):
+        return 0
+    return Notification.objects.filter(
+        user_id__in=user_ids, read_at__isnull=True, kind__in=wanted_kinds, link__in=wanted_links
+    ).update(read_at=timezone.now())
+
+
+def notification_open(*, user: User, notification_id: int) -> Notification | None:
+    """The user opens one of their notifications: it is read from now on. None if it is not theirs."""
+    notification = Notification.objects.filter(pk=notification_id, user=user).first()
+    if notification is not None and notification.read_at is None:
+        Notification.objects.filter(pk=notification.pk, read_at__isnull=True).update(read_at=timezone.now())
+    return notification
 
 
 def notification_preferences_set(*, user: User, kind: str, email: bool) -> NotificationPreference:
@@ -182,7 +218,10 @@ def notification_email_send(*, notification_id: int) -> bool:
         {
             "notification": notification,
             "label": kind.label if kind else notification.kind,
-            "url": f"{settings.SITE_URL}{notification.link}" if notification.link else "",
+            # Through the page that marks it read, as a click in the list does.
+            "url": f"{settings.SITE_URL}{reverse('notifications:open', args=[notification.pk])}"
+            if notification.link
+            else "",
             "settings_url": f"{settings.SITE_URL}{reverse('notifications:settings')}",
         },
     )

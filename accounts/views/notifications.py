@@ -1,4 +1,8 @@
-"""Notification pages: the list, marking read, the bell's count and the e-mail preferences.
+"""Notification pages: the list, opening one, marking read, the bell's count and the e-mail preferences.
+
+A notification's link goes through ``notification_open_view``, which marks it read
+and sends the reader on to what it is about, so opening one is reading it (the
+e-mails link there too).
 
 The bell in the site header is filled by htmx from ``notification_bell`` after
 the page loads, so rendering a page costs no query for it; marking read from
@@ -11,7 +15,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -25,7 +29,7 @@ from accounts.selectors import (
     notification_unread_count,
     notifications_for_list,
 )
-from accounts.services import notification_preferences_update, notifications_mark_read
+from accounts.services import notification_open, notification_preferences_update, notifications_mark_read
 from core.http import HtmxHttpRequest, acting_user
 
 NOTIFICATIONS_PER_PAGE = 25
@@ -64,6 +68,18 @@ def notification_mark_read(request: HtmxHttpRequest) -> HttpResponse:
         return response
     suffix = f"?page={page_number}" if page_number and page_number.isdigit() else ""
     return redirect(f"{reverse('notifications:list')}{suffix}")
+
+
+@login_required
+@never_cache
+@require_safe
+def notification_open_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Open one of your notifications: it is read, and you are taken to what it is about (or the list)."""
+    notification = notification_open(user=acting_user(request), notification_id=pk)
+    if notification is None:
+        raise Http404("no such notification of yours")
+    # The link was checked to be a path on this site when the notification was made.
+    return redirect(notification.link or reverse("notifications:list"))
 
 
 @never_cache

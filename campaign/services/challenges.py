@@ -124,7 +124,7 @@ def challenge_issue(
               after={"status": "open", "challenger": challenger.display_name,
                      "challenged": challenged.display_name, "sector": sector.key})  # fmt: skip
     notices.tell(
-        enrolments=[challenged], kind=notices.CHALLENGE_ISSUED,
+        enrolments=[challenged], kind=notices.CHALLENGE_ISSUED, actor=actor,
         message=f"{challenger.display_name} challenges you over {sector.name} (answer by {deadline:%d %B}).",
         link=notices.challenge_link(challenge),
     )  # fmt: skip
@@ -152,6 +152,9 @@ def _answer(challenge: Challenge, to: ChallengeStatus, actor: Any) -> Challenge:
     challenge.refresh_from_db()
     log_write(campaign=challenge.campaign, kind=LogKind.CHALLENGE_CHANGED, subject=f"challenge:{challenge.pk}",
               actor=actor, field="status", before="open", after=str(to))  # fmt: skip
+    # Accepted, declined or withdrawn: the challenge no longer waits on the challenged player.
+    notices.done(enrolments=[challenge.challenged], kinds=[notices.CHALLENGE_ISSUED],
+                 links=[notices.challenge_link(challenge)])  # fmt: skip
     return challenge
 
 
@@ -187,7 +190,7 @@ def challenge_accept(*, challenge: Challenge, actor: Any) -> Battle:
     challenge.battle = battle
     challenge.save(update_fields=["battle"])
     notices.tell(
-        enrolments=[challenge.challenger], kind=notices.CHALLENGE_ANSWERED,
+        enrolments=[challenge.challenger], kind=notices.CHALLENGE_ANSWERED, actor=actor,
         message=f"{challenge.challenged.display_name} accepted your challenge over {sector.name}.",
         link=notices.battle_link(battle),
     )  # fmt: skip
@@ -198,7 +201,7 @@ def challenge_accept(*, challenge: Challenge, actor: Any) -> Battle:
 def challenge_decline(*, challenge: Challenge, actor: Any) -> Challenge:
     challenge = _answer(challenge, ChallengeStatus.DECLINED, actor)
     notices.tell(
-        enrolments=[challenge.challenger], kind=notices.CHALLENGE_ANSWERED,
+        enrolments=[challenge.challenger], kind=notices.CHALLENGE_ANSWERED, actor=actor,
         message=f"{challenge.challenged.display_name} declined your challenge over {challenge.sector.name}.",
         link=notices.challenge_link(challenge),
     )  # fmt: skip
@@ -213,6 +216,10 @@ def challenge_withdraw(*, challenge: Challenge, actor: Any) -> Challenge:
 
 def challenges_expire(*, now: Any = None) -> int:
     """Expire every open challenge past its deadline (the beat job); returns how many."""
-    return Challenge.objects.filter(status=ChallengeStatus.OPEN, deadline__lte=now or timezone.now()).update(
-        status=ChallengeStatus.EXPIRED, answered_at=timezone.now()
-    )
+    due = Challenge.objects.filter(status=ChallengeStatus.OPEN, deadline__lte=now or timezone.now())
+    expired = list(due.select_related("challenged__player"))
+    count = due.update(status=ChallengeStatus.EXPIRED, answered_at=timezone.now())
+    # Expired, they wait on no one: the challenged players' notices of them are read.
+    notices.done(enrolments=[c.challenged for c in expired], kinds=[notices.CHALLENGE_ISSUED],
+                 links=[notices.challenge_link(c) for c in expired])  # fmt: skip
+    return count

@@ -322,13 +322,14 @@ def pairings_publish(*, round: Round, actor: Any) -> list[Battle]:
               field="pairings", after={"battles": len(drafts), "byes": len(byes), "published": True})  # fmt: skip
     for battle in drafts:
         notices.tell(
-            enrolments=[battle.attacker, battle.defender], kind=notices.PAIRINGS_PUBLISHED,
+            enrolments=[battle.attacker, battle.defender], kind=notices.PAIRINGS_PUBLISHED, actor=actor,
             message=f"Round {round.number}: {battle.attacker.display_name} attacks {battle.defender.display_name}.",
             link=notices.battle_link(battle),
         )  # fmt: skip
     notices.tell(
         enrolments=[y.enrolment for y in byes],
         kind=notices.PAIRINGS_PUBLISHED,
+        actor=actor,
         message=f"Round {round.number} of {campaign.name}: you sit this round out.",
         link=notices.campaign_link(campaign),
     )

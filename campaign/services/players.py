@@ -126,6 +126,10 @@ def enrolment_request(
         enrolment = Enrolment.objects.create(campaign=campaign, player=user, **fields)
     _log(enrolment, user, before)
     forget_access(campaign)
+    how = f"{enrolment.bloc}, as a mercenary" if enrolment.mercenary else enrolment.bloc
+    notices.tell_organisers(campaign=campaign, kind=notices.JOIN_REQUESTED, actor=user,
+                            message=f"{enrolment.display_name} asks to join {campaign.name} for {how}.",
+                            link=notices.request_link(enrolment))  # fmt: skip
     return enrolment
 
 
@@ -171,10 +175,17 @@ def enrolment_admit(*, enrolment: Enrolment, actor: Any) -> Enrolment:
     admitted = _move(enrolment, frm={EnrolmentStatus.PENDING}, to=EnrolmentStatus.ADMITTED, actor=actor,
                      decided_by=actor, decided_at=timezone.now(), decision_reason="")  # fmt: skip
     results_changed(campaign=campaign)  # a new row in the standings
-    notices.tell(enrolments=[admitted], kind=notices.JOIN_DECIDED,
+    _request_decided(admitted)
+    notices.tell(enrolments=[admitted], kind=notices.JOIN_DECIDED, actor=actor,
                  message=f"You are admitted to {campaign.name} for {admitted.bloc}.",
                  link=notices.campaign_link(campaign))  # fmt: skip
     return admitted
+
+
+def _request_decided(enrolment: Enrolment) -> None:
+    """Every organiser's notice of this request is read: it was answered, by whichever of them."""
+    notices.done(users=notices.organisers(enrolment.campaign), kinds=[notices.JOIN_REQUESTED],
+                 links=[notices.request_link(enrolment)])  # fmt: skip
 
 
 def _not_finished(campaign_id: int) -> None:
@@ -191,7 +202,8 @@ def enrolment_refuse(*, enrolment: Enrolment, actor: Any, reason: str) -> Enrolm
         raise CampaignError("reason-required", "say why, so the player knows", "reason")
     refused = _move(enrolment, frm={EnrolmentStatus.PENDING}, to=EnrolmentStatus.REFUSED, actor=actor,
                     reason=reason, decided_by=actor, decided_at=timezone.now(), decision_reason=reason)  # fmt: skip
-    notices.tell(enrolments=[refused], kind=notices.JOIN_DECIDED,
+    _request_decided(refused)
+    notices.tell(enrolments=[refused], kind=notices.JOIN_DECIDED, actor=actor,
                  message=f"Your request to join {refused.campaign.name} was refused: {reason}",
                  link=notices.campaign_link(refused.campaign))  # fmt: skip
     return refused
@@ -210,7 +222,9 @@ def enrolment_withdraw(*, enrolment: Enrolment, actor: Any) -> Enrolment:
         raise CampaignConflictError(
             "campaign-running", "the campaign has started: leave it instead (your results stay)", "status"
         )
-    return _move(enrolment, frm=allowed, to=EnrolmentStatus.WITHDRAWN, actor=actor)
+    withdrawn = _move(enrolment, frm=allowed, to=EnrolmentStatus.WITHDRAWN, actor=actor)
+    _request_decided(withdrawn)  # nothing is left to answer
+    return withdrawn
 
 
 @transaction.atomic

@@ -71,8 +71,12 @@ def round_open(*, campaign: Campaign, actor: Any, deadline: datetime) -> Round:
     locked.save(update_fields=["current_round", "updated_at"])
     log_write(campaign=locked, kind=LogKind.ROUND_CHANGED, subject=f"round:{number}", actor=actor,
               field="status", after="open")  # fmt: skip
+    # The last round's "closed" is old news now.
+    notices.done_for_players(
+        campaign=locked, kinds=[notices.ROUND_CLOSED], links=[notices.campaign_link(locked)]
+    )
     notices.tell_players(
-        campaign=locked, kind=notices.ROUND_OPENED,
+        campaign=locked, kind=notices.ROUND_OPENED, actor=actor,
         message=f"Round {number} of {locked.name} is open: battles by {deadline:%d %B %Y}.",
         link=notices.campaign_link(locked),
     )  # fmt: skip
@@ -119,13 +123,31 @@ def round_close(*, round: Round, actor: Any) -> Round:
               field="status", before="open",
               after={"status": "closed", "unplayed": unplayed, "results": revealed,
                      "income": sum(e.amount for e in paid)})  # fmt: skip
+    _round_notices_done(locked, round)
     notices.tell_players(
-        campaign=locked, kind=notices.ROUND_CLOSED,
+        campaign=locked, kind=notices.ROUND_CLOSED, actor=actor,
         message=f"Round {round.number} of {locked.name} is closed; income is paid.",
         link=notices.campaign_link(locked),
     )  # fmt: skip
     webhook_round(round=round, event=ROUND_CLOSED)
     return round
+
+
+def _round_notices_done(campaign: Campaign, round: Round) -> None:
+    """Closed, the round asks nothing more of its players: the notices about it are read (its opening, its byes,
+    its challenges and their answers, its pairings, the reports they can no longer answer). The organisers'
+    disputes stay until they settle them. One UPDATE, whatever the number of battles."""
+    battles = [notices.battle_link(b) for b in Battle.objects.filter(round=round).only("pk", "campaign_id")]
+    challenges = [
+        notices.challenge_link(c) for c in Challenge.objects.filter(round=round).only("pk", "campaign_id")
+    ]
+    # A bye's notice and the round's opening link to the campaign; the rest to their battle or challenge.
+    kinds = {notices.ROUND_OPENED, notices.PAIRINGS_PUBLISHED, notices.CHALLENGE_ISSUED}
+    notices.done_for_players(
+        campaign=campaign,
+        kinds=kinds | notices.round_battle_kinds(),
+        links=[notices.campaign_link(campaign), *challenges, *battles],
+    )
 
 
 @transaction.atomic

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -49,3 +51,20 @@ def test_the_bell_counts_unread_notifications_and_clears_when_they_are_read(
     assert bell.value.ok
     expect(page.get_by_test_id("nav-bell")).to_be_visible()
     expect(page.get_by_test_id("unread-count")).to_have_count(0)
+
+
+def test_opening_a_notification_reads_it_and_the_bell_counts_one_less(
+    page, live_server, owner: User, kind: str
+):
+    NotificationFactory(user=owner, kind=kind, message="Round 1 is open.", link="/campaigns/")
+    NotificationFactory(user=owner, kind=kind, message="Oleg challenged you.")
+    log_in(page.context, live_server, owner)
+    page.goto("/notifications/")
+    expect(page.get_by_test_id("nav-bell").get_by_test_id("unread-count")).to_have_text("2")
+
+    page.get_by_role("link", name="Round 1 is open.").click()
+
+    page.wait_for_url("**/campaigns/")
+    expect(page.get_by_test_id("nav-bell").get_by_test_id("unread-count")).to_have_text("1")
+    page.goto("/notifications/")
+    expect(page.locator(".notification-unread")).to_have_text(re.compile("Oleg challenged you."))

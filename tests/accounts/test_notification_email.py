@@ -33,7 +33,8 @@ def test_it_sends_the_email_once_when_the_task_runs_twice(kind, owner, settings)
     assert message.to == [owner.email]
     assert message.subject == "Zverograd: Olga challenged you over the Tractor Works."
     assert "Olga challenged you over the Tractor Works." in message.body
-    assert "https://zverograd.example.org/campaigns/7/" in message.body
+    # Through the page that marks it read, then on to /campaigns/7/.
+    assert f"https://zverograd.example.org/notifications/{row.pk}/" in message.body
     assert '"Test news"' in message.body
     assert "https://zverograd.example.org/notifications/settings/" in message.body
     row.refresh_from_db()

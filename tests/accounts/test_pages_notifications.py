@@ -15,8 +15,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_it_lists_the_users_own_notifications_newest_first(client, owner, other, kind):
-    NotificationFactory(user=owner, kind=kind, message="Older news", link="/campaigns/1/",
-                        created_at="2026-03-01T10:00:00Z")  # fmt: skip
+    older = NotificationFactory(user=owner, kind=kind, message="Older news", link="/campaigns/1/",
+                                created_at="2026-03-01T10:00:00Z")  # fmt: skip
     NotificationFactory(
         user=owner, kind=kind, message="Newer news", link="", created_at="2026-03-02T10:00:00Z"
     )
@@ -28,7 +28,9 @@ def test_it_lists_the_users_own_notifications_newest_first(client, owner, other,
     assert response.status_code == 200
     body = response.content.decode()
     assert body.index("Newer news") < body.index("Older news")
-    assert '<a href="/campaigns/1/">Older news</a>' in body
+    assert (
+        f'<a href="/notifications/{older.pk}/">Older news</a>' in body
+    )  # opened through the page that reads it
     assert "Oleg&#x27;s news" not in body
     assert body.count('data-testid="notification"') == 2
     assert "Test news" in body  # the kind's label, from the registry

@@ -196,7 +196,7 @@ def test_without_the_setting_everyone_sees_a_confirmed_result_at_once(report_wor
     assert report_world.client("anonymous").get(report_world.url()).status_code == 200
 
 
-def test_the_two_players_are_told_when_their_agreed_result_takes_effect(hidden):
+def test_the_reporter_is_told_when_their_agreed_result_takes_effect(hidden):
     told = {
         persona: list(
             Notification.objects.filter(user=hidden.user(persona)).values_list("message", flat=True)
@@ -204,5 +204,8 @@ def test_the_two_players_are_told_when_their_agreed_result_takes_effect(hidden):
         for persona in ("attacker", "defender")
     }
 
-    for messages in told.values():
-        assert "The report of your battle is confirmed; it takes effect when the round closes." in messages
+    assert (
+        "The report of your battle is confirmed; it takes effect when the round closes." in told["attacker"]
+    )
+    # The defender confirmed it: nobody is told of their own act.
+    assert not any("is confirmed" in message for message in told["defender"])
