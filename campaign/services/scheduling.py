@@ -88,6 +88,6 @@ def battle_schedule(
         enrolments=[attacker, defender], kind=notices.PAIRINGS_PUBLISHED,
         message=f"Round {current.number}: {attacker.display_name} attacks {defender.display_name} "
         f"over {sector.name}.",
-        link=notices.battle_link(battle),
+        actor=actor, link=notices.battle_link(battle),
     )  # fmt: skip
     return battle
