@@ -80,7 +80,10 @@ def _entry(campaign: Campaign, holder: Holder, amount: int, kind: EntryKind, rea
 
 
 def income_due(*, campaign: Campaign) -> list[tuple[Holder, int, str]]:
-    """What closing a round pays: each holder, the amount, and a line saying what for.
+    """What closing a round pays: each holder, the amount, and a line saying what for (two queries at most).
+
+    Pure: ``income_pay`` pays exactly this, and the close page previews it
+    (``campaign.selectors.round_close``) without paying.
 
     Each bloc (or, where resources are per player, each admitted player) earns
     the campaign's base income plus the values of the sectors it holds.
@@ -88,7 +91,11 @@ def income_due(*, campaign: Campaign) -> list[tuple[Holder, int, str]]:
     sectors = list(Sector.objects.filter(campaign=campaign).order_by("position"))
     due: list[tuple[Holder, int, str]] = []
     if campaign.resources_held_by == ResourceHolder.PLAYER:
-        players = Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.ADMITTED).order_by("id")
+        players = (
+            Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.ADMITTED)
+            .select_related("player")  # each holder is named: one query, not one per player
+            .order_by("id")
+        )
         for player in players:
             held = [s for s in sectors if s.held_by_id == player.pk]
             due.append((Holder(enrolment=player), campaign.income_base + sum(s.value for s in held),

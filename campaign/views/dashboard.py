@@ -26,6 +26,7 @@ from campaign.selectors import campaign_needs_action, catalogue_factions, enrolm
 from campaign.services.campaigns import campaign_finish, campaign_open_registration, campaign_start
 from campaign.services.players import enrolment_admit, enrolment_refuse
 from campaign.views.common import managed_campaign_or_404, page_campaign_or_404, require_manager
+from campaign.views.dashboard_panel import panel, panel_poll
 from campaign.views.sections import dashboard_sections
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
@@ -77,6 +78,7 @@ def make_refuse_form(enrolment: Enrolment, data: Any = None) -> ReasonForm:
 
 
 def requests_context(
+    request: HtmxHttpRequest,
     campaign: Campaign,
     *,
     refuse_forms: dict[int, ReasonForm] | None = None,
@@ -97,8 +99,8 @@ def requests_context(
         "join_rows": rows,
         # A request decided meanwhile (by another organiser) is no longer listed: say what happened above the list.
         "stale_errors": [error for pk, error in errors.items() if pk not in shown],
-        "needs": campaign_needs_action(campaign=campaign),
-        "transition": next((t for t in TRANSITIONS.values() if t.from_status == campaign.status), None),
+        # The "What the round waits on" panel (also swapped out of band after a decision).
+        **panel(request, campaign),
     }
 
 
@@ -109,6 +111,7 @@ def dashboard_context(request: HtmxHttpRequest, campaign: Campaign, **overrides:
     errors: dict[str, str] = overrides.pop("errors", {})
     context = {
         **requests_context(
+            request,
             campaign,
             refuse_forms=overrides.pop("refuse_forms", None),
             errors=overrides.pop("row_errors", None),
@@ -151,6 +154,13 @@ def campaign_dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, DASHBOARD, dashboard_context(request, campaign))
 
 
+@login_required
+@require_safe
+def dashboard_waits(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The panel alone, polled every few seconds; 204 when it would show what the page already shows."""
+    return panel_poll(request, managed_page_campaign_or_404(request, pk))
+
+
 def _enrolment_or_404(campaign: Campaign, enrolment_id: int) -> Enrolment:
     enrolment = enrolment_in_campaign(campaign=campaign, pk=enrolment_id)
     if enrolment is None:
@@ -175,7 +185,7 @@ def _decided(
     errors = {enrolment.pk: error} if error else {}
     forms = {enrolment.pk: refuse_form} if refuse_form is not None and failed else {}
     if request.htmx:
-        context = requests_context(campaign, refuse_forms=forms, errors=errors)
+        context = requests_context(request, campaign, refuse_forms=forms, errors=errors)
         context["message"] = "" if failed else done
         return render(request, "campaign/dashboard/_requests_update.html", context)
     if not failed:
