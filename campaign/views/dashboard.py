@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,11 +22,16 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from campaign.forms import CoOrganiserForm, PlaceholderForm, ReasonForm
 from campaign.models import Campaign, Enrolment, EnrolmentStatus
 from campaign.options import Status
-from campaign.permissions import can_add_co_organisers, can_remove_co_organiser
+from campaign.permissions import can_add_co_organisers, can_remove_co_organiser, can_see_round_waits
 from campaign.selectors import campaign_needs_action, catalogue_factions, enrolment_in_campaign, join_requests
 from campaign.services.campaigns import campaign_finish, campaign_open_registration, campaign_start
 from campaign.services.players import enrolment_admit, enrolment_refuse
-from campaign.views.common import managed_campaign_or_404, page_campaign_or_404, require_manager
+from campaign.views.common import (
+    campaign_or_404,
+    managed_campaign_or_404,
+    page_campaign_or_404,
+    require_manager,
+)
 from campaign.views.dashboard_panel import panel, panel_poll
 from campaign.views.sections import dashboard_sections
 from core.errors import DomainError
@@ -158,7 +164,10 @@ def campaign_dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def dashboard_waits(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The panel alone, polled every few seconds; 204 when it would show what the page already shows."""
-    return panel_poll(request, managed_page_campaign_or_404(request, pk))
+    campaign = campaign_or_404(request, pk)  # the campaign alone: the poll reads only the counts
+    if not can_see_round_waits(request.user, campaign):
+        raise PermissionDenied("only the campaign's organisers see what the round waits on")
+    return panel_poll(request, campaign)
 
 
 def _enrolment_or_404(campaign: Campaign, enrolment_id: int) -> Enrolment:

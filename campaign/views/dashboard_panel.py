@@ -8,6 +8,7 @@ quiet campaign costs the five counting queries and no swap (no lost focus).
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -57,9 +58,9 @@ def hours_left(when: datetime | None, now: datetime) -> str:
     seconds = (when - now).total_seconds()
     if seconds <= 0:
         return "the oldest is confirmed by itself at the next check"
-    hours = int(seconds // 3600)
-    if hours < 1:
+    if seconds < 3600:
         return "the oldest is confirmed by itself within the hour"
+    hours = math.ceil(seconds / 3600)
     return f"the oldest is confirmed by itself in {plural(hours, 'hour', 'hours')}"
 
 
