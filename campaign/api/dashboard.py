@@ -95,7 +95,9 @@ class ClosePreviewOutput(serializers.Serializer[Any]):
     challenges = _ChallengeLine(many=True, help_text="Challenges waiting for an answer: they expire.")
     hidden_results = _BattleLine(many=True, help_text="Agreed results that take effect, in the order agreed.")
     reports_unanswered = _BattleLine(many=True, help_text="Reports the opponent has not answered: they stay.")
-    income = _IncomeLine(many=True, help_text="What each holder is paid, on the map as it stands.")
+    income = _IncomeLine(
+        many=True, help_text="What each holder is paid, on the map the hidden results leave."
+    )
     disputes = _DisputeLine(
         many=True, help_text="Disputed reports: the close is refused until each is resolved."
     )

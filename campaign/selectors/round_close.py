@@ -1,9 +1,8 @@
 """What closing a round would do, read before it is done: the close page and ``GET .../rounds/{n}/close/``.
 
-Nothing here writes. The income is ``income_due``, the very function the close
-pays from (so the preview and the payment cannot drift apart); it is counted on
-the map as it stands, so where hidden results wait, the sectors they are about
-may still change hands first, and the page says which.
+Nothing here writes. The income is ``income_preview``: what ``income_pay`` will
+pay, counted on the map the hidden results leave once they take effect (a test
+holds the preview equal to what the close then pays).
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from dataclasses import dataclass
 from campaign.models import Battle, BattleStatus, Campaign, Challenge, ChallengeStatus, Round
 from campaign.options import UnplayedPolicy
 from campaign.report_hooks import DisputedBattle, round_disputes
-from campaign.services.economy import income_due
+from campaign.services.economy import income_preview
 
 
 @dataclass(frozen=True)
@@ -56,11 +55,6 @@ class ClosePreview:
     def blocked(self) -> bool:
         return bool(self.disputes)
 
-    @property
-    def sectors_at_stake(self) -> list[str]:
-        """The sectors hidden results are about: their holders (and so the income) may change first."""
-        return sorted({line.sector for line in self.hidden_results} - {""})
-
 
 def _label(battle: Battle) -> str:
     where = f" over {battle.sector.name}" if battle.sector is not None else ""
@@ -80,8 +74,9 @@ def _outcome(battle: Battle) -> str:
 
 
 def round_close_preview(*, campaign: Campaign, round: Round) -> ClosePreview:
-    """What closing ``round`` would do (a constant number of queries: the battles, the challenges, the
-    sectors and, where resources are per player, the players for the income, and the disputes)."""
+    """What closing ``round`` would do (a constant number of queries: the battles, the disputes, the
+    challenges, and for the income the sectors, the hidden results and, where resources are per player,
+    the players)."""
     battles = list(
         Battle.objects.filter(
             round=round, status__in=[BattleStatus.DRAFT, BattleStatus.SCHEDULED, BattleStatus.REPORTED]
@@ -120,7 +115,7 @@ def round_close_preview(*, campaign: Campaign, round: Round) -> ClosePreview:
         ],
         income=[
             IncomeLine(holder.label, amount, reason)
-            for holder, amount, reason in income_due(campaign=campaign)
+            for holder, amount, reason in income_preview(campaign=campaign, closing=round)
         ],
         disputes=disputes,
     )

@@ -15,7 +15,16 @@ from django.urls import reverse
 
 from battles.services import report_resolve
 from campaign.errors import CampaignConflictError
-from campaign.models import Battle, BattleStatus, Round, RoundStatus
+from campaign.models import (
+    Battle,
+    BattleStatus,
+    Campaign,
+    EntryKind,
+    ResourceEntry,
+    Round,
+    RoundStatus,
+    Sector,
+)
 from campaign.selectors.dashboard import CLOSE_ROUND, round_waits_on
 from campaign.selectors.round_close import round_close_preview
 from campaign.services.rounds import round_close
@@ -85,12 +94,38 @@ def test_the_close_preview_says_what_closing_does_with_each_open_thing(report_wo
 
     assert [line.battle_id for line in preview.hidden_results] == [world.battle.pk]
     assert preview.hidden_results[0].outcome == f"{world.battle.attacker.display_name} wins"
-    assert preview.sectors_at_stake == [world.battle.sector.name]
     assert [line.battle_id for line in preview.reports_unanswered] == [other.pk]
     assert len(preview.unreported) == 1
     assert preview.settled_as == "unplayed"
     assert {line.holder for line in preview.income} == {"Allies", "Axis", "SSU"}
     assert (preview.disputes, preview.blocked) == ([], False)
+
+
+@pytest.mark.parametrize("held_by", ["bloc", "player"])
+def test_the_income_previewed_is_what_the_close_pays_once_the_hidden_results_take_effect(
+    report_world, held_by
+):
+    world = report_world
+    Campaign.objects.filter(pk=world.campaign.pk).update(hide_results_until_close=True, resources_held_by=held_by,
+                                                         income_base=1)  # fmt: skip
+    world.campaign.refresh_from_db()
+    world.confirmed()  # x1 (Axis) beat a1 over a neutral sector: the Axis takes it, but only at the close
+    sector = Sector.objects.get(pk=world.battle.sector_id)
+    assert sector.owner == ""
+
+    previewed = {
+        (line.holder, line.amount, line.reason)
+        for line in round_close_preview(campaign=world.campaign, round=world.battle.round).income
+    }
+    round_close(round=world.battle.round, actor=world.creator)
+
+    paid = {
+        (entry.enrolment.display_name if entry.enrolment else entry.bloc, entry.amount, entry.reason)
+        for entry in ResourceEntry.objects.filter(kind=EntryKind.INCOME).select_related("enrolment__player")
+    }
+    assert previewed - {line for line in previewed if line[1] == 0} == paid
+    taker = "Axis" if held_by == "bloc" else world.battle.attacker.display_name
+    assert any(holder == taker and sector.name in reason for holder, _amount, reason in paid)
 
 
 def test_the_close_page_links_each_dispute_and_offers_no_close_until_resolved(client, report_world):
