@@ -7,7 +7,9 @@ class BattlesConfig(AppConfig):
 
     def ready(self) -> None:
         from battles.notices import register_kinds
+        from battles.report_reader import register as register_report_reader
         from battles.views.sections import register
 
         register_kinds()
+        register_report_reader()  # the dashboard's counts of reports, and the disputes that keep a round open
         register()  # the report, the dispute queue and the timeline's words on the campaign's pages

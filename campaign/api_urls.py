@@ -8,6 +8,7 @@ from campaign.api import (
     battles,
     campaigns,
     challenges,
+    dashboard,
     economy,
     maps,
     missions,
@@ -36,6 +37,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         campaigns.CoOrganiserApi.as_view(),
         name="campaign-co-organiser",
     ),
+    path(f"{_ONE}dashboard/", dashboard.DashboardApi.as_view(), name="campaign-dashboard"),
     path(f"{_ONE}log/", maps.CampaignLogApi.as_view(), name="campaign-log"),
     # Players
     path(f"{_ONE}enrolments/", players.EnrolmentCollectionApi.as_view(), name="campaign-enrolments"),

@@ -114,6 +114,12 @@ def can_manage_campaign(user: Actor, campaign: Campaign) -> bool:
     return campaign_access(user, campaign).is_organiser
 
 
+def can_see_round_waits(user: Actor, campaign: Campaign) -> bool:
+    """What the round waits on (the dashboard's panel, its poll and ``GET .../dashboard/``): who has not
+    acted yet is the organisers' business, not the other players'."""
+    return campaign_access(user, campaign).is_organiser
+
+
 def can_add_co_organisers(user: Actor, campaign: Campaign) -> bool:
     return campaign_access(user, campaign).is_creator
 

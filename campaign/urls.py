@@ -35,6 +35,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("campaigns/<id:pk>/withdraw/", players.campaign_withdraw, name="withdraw"),
     path("campaigns/<id:pk>/leave/", players.campaign_leave, name="leave"),
     path("campaigns/<id:pk>/dashboard/", dashboard.campaign_dashboard, name="dashboard"),
+    path("campaigns/<id:pk>/dashboard/waits/", dashboard.dashboard_waits, name="dashboard_waits"),
     path(
         "campaigns/<id:pk>/requests/<id:enrolment_id>/admit/",
         dashboard.enrolment_admit_view,

@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from campaign import limits
 from campaign.api.campaigns import CampaignApi
 from campaign.api.common import SEE, UNSEEN, CampaignPagination, StrictInput, find_campaign, refusals
+from campaign.api.dashboard import RoundClosePreviewMixin
 from campaign.api.round_shapes import (
     NOT_RUNNER,
     RoundDetailOutput,
@@ -137,18 +138,22 @@ class RoundApi(CampaignApi):
         return Response(round_detail(request, campaign, campaign_round(campaign, number)))
 
 
-class RoundCloseApi(CampaignApi):
+class RoundCloseApi(RoundClosePreviewMixin, CampaignApi):
     @extend_schema(
         request=None,
         responses={
             200: RoundDetailOutput,
-            **_run(s409="round-not-open: already closed, nothing paid again."),
+            **_run(
+                s409="round-not-open: already closed, nothing paid again; disputes-open: a report of the "
+                "round is disputed (resolve each first; GET lists them)."
+            ),
         },
         operation_id="rounds_close",
         tags=ROUNDS,
         description="Close the round (organisers): battles not played are settled as the campaign's "
-        "settings say, open challenges expire, a drafted pairing is dropped, and each holder is paid "
-        "its income. Closing twice pays once.",
+        "settings say, open challenges expire, a drafted pairing is dropped, hidden results take effect, "
+        "and each holder is paid its income. Refused while a report of the round is disputed. Closing "
+        "twice pays once. GET says what it would do.",
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         campaign, user, round = _round_of(request, pk, number)

@@ -17,7 +17,9 @@ from campaign import limits
 from campaign.engine.map import Fortification
 from campaign.errors import CampaignConflictError, CampaignError
 from campaign.models import (
+    Battle,
     BattleSide,
+    BattleStatus,
     Campaign,
     Enrolment,
     EnrolmentStatus,
@@ -80,15 +82,50 @@ def _entry(campaign: Campaign, holder: Holder, amount: int, kind: EntryKind, rea
 
 
 def income_due(*, campaign: Campaign) -> list[tuple[Holder, int, str]]:
-    """What closing a round pays: each holder, the amount, and a line saying what for.
+    """What closing a round pays on the map as it stands: each holder, the amount, and what for.
 
     Each bloc (or, where resources are per player, each admitted player) earns
     the campaign's base income plus the values of the sectors it holds.
     """
+    return _income_on(campaign, list(Sector.objects.filter(campaign=campaign).order_by("position")))
+
+
+def income_preview(*, campaign: Campaign, closing: Round) -> list[tuple[Holder, int, str]]:
+    """What ``income_pay`` will pay when ``closing`` closes, without paying (three queries at most).
+
+    Closing first lets the results kept hidden until then take effect, so the
+    income is counted on the map they leave: here each waiting attacker's win,
+    in the order agreed, hands its sector (never a headquarters) to the bloc
+    the attacker fought for, as ``campaign_state_replay`` does when it records
+    them. A test holds this equal to what the close pays.
+    """
     sectors = list(Sector.objects.filter(campaign=campaign).order_by("position"))
+    by_id = {sector.pk: sector for sector in sectors}
+    player_mode = campaign.resources_held_by == ResourceHolder.PLAYER
+    waiting = Battle.objects.filter(
+        round=closing, status=BattleStatus.REPORTED, pending_result__isnull=False, sector__isnull=False
+    ).order_by("pending_at", "id")
+    for battle in waiting.only("sector_id", "attacker_id", "attacker_bloc", "pending_result"):
+        sector = by_id.get(battle.sector_id or 0)
+        if (
+            sector is None
+            or sector.headquarters_of
+            or (battle.pending_result or {}).get("winner") != "attacker"
+        ):
+            continue
+        sector.owner = battle.attacker_bloc  # in memory only: nothing is saved
+        sector.held_by_id = battle.attacker_id if player_mode else None
+    return _income_on(campaign, sectors)
+
+
+def _income_on(campaign: Campaign, sectors: list[Sector]) -> list[tuple[Holder, int, str]]:
     due: list[tuple[Holder, int, str]] = []
     if campaign.resources_held_by == ResourceHolder.PLAYER:
-        players = Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.ADMITTED).order_by("id")
+        players = (
+            Enrolment.objects.filter(campaign=campaign, status=EnrolmentStatus.ADMITTED)
+            .select_related("player")  # each holder is named: one query, not one per player
+            .order_by("id")
+        )
         for player in players:
             held = [s for s in sectors if s.held_by_id == player.pk]
             due.append((Holder(enrolment=player), campaign.income_base + sum(s.value for s in held),

@@ -27,6 +27,7 @@ from campaign.models import (
     RoundStatus,
 )
 from campaign.options import Status, UnplayedPolicy
+from campaign.report_hooks import round_disputes
 from campaign.services import notices
 from campaign.services.economy import income_pay, income_reverse
 from campaign.services.log import log_write
@@ -88,11 +89,31 @@ def open_round(campaign: Campaign) -> Round | None:
     return Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).first()
 
 
+def _refuse_open_disputes(round: Round) -> None:
+    """An organiser decides every dispute before the close: its result (or none) must be known when the
+    hidden results take effect and the income is paid. Disputing locks the campaign's row too, so none
+    can slip in between this check and the close."""
+    if not Round.objects.filter(pk=round.pk, status=RoundStatus.OPEN).exists():
+        return  # the conditional update below says it is already closed
+    disputes = round_disputes(round=round)
+    if disputes:
+        count = len(disputes)
+        raise CampaignConflictError(
+            "disputes-open",
+            f"{count} battle report{'s' if count != 1 else ''} of round {round.number} "
+            f"{'are' if count != 1 else 'is'} disputed: resolve {'each' if count != 1 else 'it'} "
+            "(accept, amend or void) before closing the round",
+            "round",
+        )
+
+
 @transaction.atomic
 def round_close(*, round: Round, actor: Any) -> Round:
     """Settle the battles nobody played, expire open challenges, let the results that waited for the close
-    take effect (a campaign that hides results), pay each holder its income, close."""
+    take effect (a campaign that hides results), pay each holder its income, close. Refused (409
+    ``disputes-open``) while a report of the round is disputed."""
     locked = _locked(round.campaign)
+    _refuse_open_disputes(round)
     closed_at = timezone.now()
     if not Round.objects.filter(pk=round.pk, status=RoundStatus.OPEN).update(
         status=RoundStatus.CLOSED, closed_at=closed_at

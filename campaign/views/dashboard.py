@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,11 +22,17 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from campaign.forms import CoOrganiserForm, PlaceholderForm, ReasonForm
 from campaign.models import Campaign, Enrolment, EnrolmentStatus
 from campaign.options import Status
-from campaign.permissions import can_add_co_organisers, can_remove_co_organiser
+from campaign.permissions import can_add_co_organisers, can_remove_co_organiser, can_see_round_waits
 from campaign.selectors import campaign_needs_action, catalogue_factions, enrolment_in_campaign, join_requests
 from campaign.services.campaigns import campaign_finish, campaign_open_registration, campaign_start
 from campaign.services.players import enrolment_admit, enrolment_refuse
-from campaign.views.common import managed_campaign_or_404, page_campaign_or_404, require_manager
+from campaign.views.common import (
+    campaign_or_404,
+    managed_campaign_or_404,
+    page_campaign_or_404,
+    require_manager,
+)
+from campaign.views.dashboard_panel import panel, panel_poll
 from campaign.views.sections import dashboard_sections
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
@@ -77,6 +84,7 @@ def make_refuse_form(enrolment: Enrolment, data: Any = None) -> ReasonForm:
 
 
 def requests_context(
+    request: HtmxHttpRequest,
     campaign: Campaign,
     *,
     refuse_forms: dict[int, ReasonForm] | None = None,
@@ -97,8 +105,8 @@ def requests_context(
         "join_rows": rows,
         # A request decided meanwhile (by another organiser) is no longer listed: say what happened above the list.
         "stale_errors": [error for pk, error in errors.items() if pk not in shown],
-        "needs": campaign_needs_action(campaign=campaign),
-        "transition": next((t for t in TRANSITIONS.values() if t.from_status == campaign.status), None),
+        # The "What the round waits on" panel (also swapped out of band after a decision).
+        **panel(request, campaign),
     }
 
 
@@ -109,6 +117,7 @@ def dashboard_context(request: HtmxHttpRequest, campaign: Campaign, **overrides:
     errors: dict[str, str] = overrides.pop("errors", {})
     context = {
         **requests_context(
+            request,
             campaign,
             refuse_forms=overrides.pop("refuse_forms", None),
             errors=overrides.pop("row_errors", None),
@@ -151,6 +160,16 @@ def campaign_dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, DASHBOARD, dashboard_context(request, campaign))
 
 
+@login_required
+@require_safe
+def dashboard_waits(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The panel alone, polled every few seconds; 204 when it would show what the page already shows."""
+    campaign = campaign_or_404(request, pk)  # the campaign alone: the poll reads only the counts
+    if not can_see_round_waits(request.user, campaign):
+        raise PermissionDenied("only the campaign's organisers see what the round waits on")
+    return panel_poll(request, campaign)
+
+
 def _enrolment_or_404(campaign: Campaign, enrolment_id: int) -> Enrolment:
     enrolment = enrolment_in_campaign(campaign=campaign, pk=enrolment_id)
     if enrolment is None:
@@ -175,7 +194,7 @@ def _decided(
     errors = {enrolment.pk: error} if error else {}
     forms = {enrolment.pk: refuse_form} if refuse_form is not None and failed else {}
     if request.htmx:
-        context = requests_context(campaign, refuse_forms=forms, errors=errors)
+        context = requests_context(request, campaign, refuse_forms=forms, errors=errors)
         context["message"] = "" if failed else done
         return render(request, "campaign/dashboard/_requests_update.html", context)
     if not failed:

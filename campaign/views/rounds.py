@@ -1,8 +1,11 @@
 """The rounds: every round with its status and deadline; organisers open, close and reopen them.
 
 Closing and reopening are confirmed on a page of their own that says what
-they do (closing settles the battles nobody played and pays each holder its
-income, listed; reopening reverses that income by new ledger entries).
+they do: closing lists the battles it settles as unplayed or forfeited, the
+challenges that expire, the hidden results that take effect, the income each
+holder is paid, and every open dispute, each linked to its battle (the close is
+refused until each is resolved); reopening reverses that income by new ledger
+entries.
 """
 
 from __future__ import annotations
@@ -12,18 +15,17 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from campaign.forms import ReasonForm
-from campaign.models import Battle, BattleStatus, Campaign, Challenge, ChallengeStatus, Round
-from campaign.options import Status, UnplayedPolicy
+from campaign.models import Campaign, Round
+from campaign.options import Status
 from campaign.permissions import can_manage_campaign, can_run_rounds
 from campaign.round_forms import RoundOpenForm, add_refusal
+from campaign.selectors.round_close import round_close_preview
 from campaign.selectors.rounds import round_by_number, rounds_with_counts
-from campaign.services.economy import income_due
 from campaign.services.rounds import round_close, round_open, round_reopen
 from campaign.views.common import campaign_or_404
 from core.errors import DomainError
@@ -94,26 +96,6 @@ def round_open_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _rounds_page(request, campaign, open_form=form)
 
 
-def _closing_facts(campaign: Campaign, round: Round) -> dict[str, Any]:
-    """What closing ``round`` would do, for the confirmation page."""
-    counts = Battle.objects.filter(round=round).aggregate(
-        scheduled=Count("pk", filter=Q(status=BattleStatus.SCHEDULED)),
-        drafts=Count("pk", filter=Q(status=BattleStatus.DRAFT)),
-    )
-    forfeit = campaign.unplayed_battles == UnplayedPolicy.FORFEIT
-    return {
-        "scheduled": counts["scheduled"],
-        "drafts": counts["drafts"],
-        "open_challenges": Challenge.objects.filter(round=round, status=ChallengeStatus.OPEN).count(),
-        "settled_as": "forfeited (the side that did not report loses)"
-        if forfeit
-        else "not played (no result, no points)",
-        "income": [
-            (holder.label, amount, reason) for holder, amount, reason in income_due(campaign=campaign)
-        ],
-    }
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def round_close_view(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
@@ -134,7 +116,7 @@ def round_close_view(request: HtmxHttpRequest, pk: int, number: int) -> HttpResp
         "round": round,
         "can_manage": True,
         "error": error,
-        **(_closing_facts(campaign, round) if round.is_open else {}),
+        "preview": round_close_preview(campaign=campaign, round=round) if round.is_open else None,
     }
     return render(request, "campaign/round_close.html", context)
 

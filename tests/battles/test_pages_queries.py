@@ -120,9 +120,11 @@ def test_it_shows_the_dispute_queue_in_a_fixed_number_of_queries(client, running
         two_rounds(count)
         # 1 the session, 2 the user, 3 the campaign, 4 its co-organisers, 5 its enrolments with their
         # players, 6 their current registrations, 7 the creator's own enrolment, 8 the join requests,
-        # 9 the number of requests, 10 the blocs with players, 11 the catalogue's factions,
-        # 12 the disputed reports with their battles, rounds, sides and who submitted them
-        with django_assert_num_queries(12):
+        # what the round waits on (round_waits_on): 9 the open round, 10 the places grouped by status,
+        # bloc and list, 11 its battles by state, 12 its open challenges, 13 the reports waiting and
+        # disputed, then 14 the catalogue's factions,
+        # 15 the disputed reports with their battles, rounds, sides and who submitted them
+        with django_assert_num_queries(15):
             response = client.get(reverse("campaign:dashboard", args=[running_campaign.pk]))
         queued.append(response.content.count(b'data-testid="dispute"'))
     assert queued == [1, 7]

@@ -71,6 +71,7 @@ ENDPOINTS = [
         dict.fromkeys((False, True), (201, 201, 201, 201, 201, 403)), body=lambda w: {"name": "Another"},
     ),
     Endpoint("campaigns_retrieve", "get", lambda w: w.url(), seen_by_all(200)),
+    Endpoint("campaigns_dashboard", "get", lambda w: w.url("dashboard/"), run_by_organisers(200)),
     Endpoint(
         "campaigns_update", "patch", lambda w: w.url(), run_by_organisers(200),
         body=lambda w: {"points_limit": 200}, status=Status.DRAFT,
@@ -168,6 +169,10 @@ ENDPOINTS = [
     Endpoint(
         "rounds_retrieve", "get", lambda w: w.url(f"rounds/{w.open_round().number}/"), seen_by_all(200),
         status=RUNNING,
+    ),
+    Endpoint(
+        "rounds_close_preview", "get", lambda w: w.url(f"rounds/{w.open_round().number}/close/"),
+        run_by_organisers(200), status=RUNNING,
     ),
     Endpoint(
         "rounds_close", "post", lambda w: w.url(f"rounds/{w.open_round().number}/close/"),

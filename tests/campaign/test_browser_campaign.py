@@ -90,7 +90,7 @@ def test_it_sets_up_a_campaign_and_admits_a_player(
     expect(request).to_contain_text("Ready at the Metro depot.")
     request.get_by_role("button", name="Admit Sasha").click()
     expect(page.get_by_text("Admitted Sasha.")).to_be_visible()
-    expect(page.get_by_test_id("pending-count")).to_have_text("0 join requests to decide.")
+    expect(page.get_by_test_id("wait-join-requests")).to_have_text("0 join requests to decide.")
     enrolment = Enrolment.objects.get(campaign=campaign, player=stranger)
     assert (enrolment.status, enrolment.bloc, enrolment.faction) == (
         EnrolmentStatus.ADMITTED,

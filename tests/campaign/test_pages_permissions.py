@@ -300,6 +300,7 @@ ACTIONS = [
                            "report_confirm_hours": 72, "award_win": 1, "award_draw": 0,
                            "catalogue": w.campaign.catalogue_id, "tiebreaker_1": "vp_for"}),
     Action("dashboard", "get", _pk("dashboard"), lambda p: _organisers(200, p)),
+    Action("dashboard's polled panel", "get", _pk("dashboard_waits"), lambda p: _organisers(200, p)),
     Action("map page", "get", _pk("map"), lambda p: _organisers(200, p)),
     Action("map default", "post", _pk("map_default"), lambda p: _organisers(302, p)),
     Action("map upload", "post", _pk("map_upload"), lambda p: _organisers(302, p), data=_map_file),

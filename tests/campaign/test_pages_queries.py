@@ -115,10 +115,12 @@ def _dashboard_queries(client, campaign, django_assert_num_queries) -> bytes:
     # 5 its enrolments with their players, 6 their current registrations (campaign_for_page),
     # 7 the creator's own enrolment (campaign_access; the creator needs no co-organiser check),
     # 8 the join requests with their players,
-    # 9 the number of requests, 10 the blocs with admitted players (campaign_needs_action),
-    # 11 the catalogue's factions for the placeholder form,
-    # 12 the disputed battle reports with their battles, sides and people (dispute_queue)
-    with django_assert_num_queries(12):
+    # what the round waits on (round_waits_on): 9 the open round (none here, so no battles nor
+    # challenges are counted), 10 the places grouped by status, bloc and list, 11 the reports waiting
+    # and disputed (the battles app),
+    # 12 the catalogue's factions for the placeholder form,
+    # 13 the disputed battle reports with their battles, sides and people (dispute_queue)
+    with django_assert_num_queries(13):
         response = client.get(reverse("campaign:dashboard", args=[campaign.pk]))
     assert response.status_code == 200
     return response.content

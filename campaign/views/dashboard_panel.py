@@ -1,0 +1,171 @@
+"""The dashboard's "What the round waits on" panel: the counts of ``round_waits_on`` in words, each linked.
+
+The panel polls itself (htmx, every 10 s) with the digest of what it shows;
+an answer that would show the same is a 204, which htmx leaves alone, so a
+quiet campaign costs the five counting queries and no swap (no lost focus).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign.models import Campaign
+from campaign.options import Status
+from campaign.selectors.dashboard import (
+    CLOSE_ROUND,
+    GENERATE_PAIRINGS,
+    OPEN_REGISTRATION,
+    OPEN_ROUND,
+    PUBLISH_PAIRINGS,
+    START,
+    RoundWaits,
+    round_waits_on,
+)
+from core.http import HtmxHttpRequest
+
+PANEL = "campaign/dashboard/_needs_action.html"
+POLL_SECONDS = 10
+
+
+@dataclass(frozen=True)
+class Wait:
+    """One line of the panel: how many, what, where to act, and a note (the soonest self-confirmation)."""
+
+    key: str
+    count: int
+    text: str
+    link: str
+    note: str = ""
+    blocks: bool = False  # holds the next step back
+
+
+def plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def hours_left(when: datetime | None, now: datetime) -> str:
+    if when is None:
+        return ""
+    seconds = (when - now).total_seconds()
+    if seconds <= 0:
+        return "the oldest is confirmed by itself at the next check"
+    if seconds < 3600:
+        return "the oldest is confirmed by itself within the hour"
+    hours = math.ceil(seconds / 3600)
+    return f"the oldest is confirmed by itself in {plural(hours, 'hour', 'hours')}"
+
+
+def _waits(campaign: Campaign, waits: RoundWaits, now: datetime) -> list[Wait]:
+    pk = campaign.pk
+    battles = reverse("battles:list", args=[pk])
+    dashboard = reverse("campaign:dashboard", args=[pk])
+    number = waits.round_number
+    rows = [
+        Wait("join-requests", waits.join_requests,
+             f"{plural(waits.join_requests, 'join request', 'join requests')} to decide",
+             f"{dashboard}#requests-heading"),
+        Wait("players-without-list", waits.players_without_list,
+             f"{plural(waits.players_without_list, 'player has', 'players have')} no registered list",
+             reverse("campaign:registrations", args=[pk])),
+    ]  # fmt: skip
+    if number is not None:
+        round_page = reverse("campaign:round", args=[pk, number])
+        rows += [
+            Wait("battles-drafted", waits.battles_drafted,
+                 f"{plural(waits.battles_drafted, 'drafted battle', 'drafted battles')} not yet published",
+                 round_page, blocks=True),
+            Wait("battles-unreported", waits.battles_unreported,
+                 f"{plural(waits.battles_unreported, 'battle', 'battles')} of round {number} not yet reported",
+                 f"{battles}?round={number}&status=scheduled"),
+            Wait("challenges-open", waits.challenges_open,
+                 f"{plural(waits.challenges_open, 'challenge waits', 'challenges wait')} for an answer",
+                 reverse("campaign:challenges", args=[pk])),
+            Wait("hidden-results", waits.hidden_results,
+                 f"{plural(waits.hidden_results, 'agreed result takes', 'agreed results take')} effect at the close",
+                 reverse("campaign:round_close", args=[pk, number])),
+        ]  # fmt: skip
+    rows += [
+        Wait("reports-waiting", waits.reports_waiting,
+             f"{plural(waits.reports_waiting, 'report waits', 'reports wait')} for the opponent",
+             f"{battles}?status=reported", note=hours_left(waits.reports_confirm_at, now)),
+        Wait("disputes", waits.disputes,
+             f"{plural(waits.disputes, 'dispute', 'disputes')} to resolve",
+             f"{dashboard}#disputes-heading", blocks=True),
+    ]  # fmt: skip
+    return rows
+
+
+def _next_step(campaign: Campaign, waits: RoundWaits) -> tuple[str, str] | None:
+    """The primary action: its words and its page."""
+    pk, number = campaign.pk, waits.round_number
+    step = waits.next_step
+    if step == OPEN_REGISTRATION:
+        return "Open registration…", reverse("campaign:status", args=[pk, "open-registration"])
+    if step == START:
+        return "Start the campaign…", reverse("campaign:status", args=[pk, "start"])
+    if step == OPEN_ROUND:
+        return f"Open round {campaign.current_round + 1}…", reverse("campaign:rounds", args=[pk])
+    if number is None:
+        return None
+    if step == GENERATE_PAIRINGS:
+        return f"Pair round {number}…", reverse("campaign:round", args=[pk, number])
+    if step == PUBLISH_PAIRINGS:
+        return f"Publish round {number}'s pairings…", reverse("campaign:round", args=[pk, number])
+    if step == CLOSE_ROUND:
+        return f"Close round {number}…", reverse("campaign:round_close", args=[pk, number])
+    return None
+
+
+def _blockers(campaign: Campaign, waits: RoundWaits) -> list[str]:
+    """What stops the campaign moving on at all (read from the campaign and the counts: no query)."""
+    blockers = []
+    if campaign.catalogue_id is None:
+        blockers.append("Choose the catalogue lists are checked against.")
+    if campaign.map_document is None:
+        blockers.append("Load a map.")
+    if campaign.status == Status.REGISTRATION and len(waits.blocs_with_players) < 2:
+        blockers.append("Admit players in at least two blocs before starting.")
+    return blockers
+
+
+def panel_context(campaign: Campaign) -> dict[str, Any]:
+    waits = round_waits_on(campaign=campaign)
+    rows = _waits(campaign, waits, timezone.now())
+    return {
+        "campaign": campaign,
+        "waits": waits,
+        "wait_rows": rows,
+        "quiet": not any(row.count for row in rows),
+        "next_step": _next_step(campaign, waits),
+        "blockers": _blockers(campaign, waits),
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+def render_panel(request: HtmxHttpRequest, context: dict[str, Any]) -> tuple[str, str]:
+    """The panel's body and its digest (what the next poll sends back)."""
+    body = render_to_string("campaign/dashboard/_waits_body.html", context, request=request)
+    return body, hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def panel(request: HtmxHttpRequest, campaign: Campaign) -> dict[str, Any]:
+    """The panel's context with its rendered body and digest, for the dashboard and its out-of-band swap."""
+    context = panel_context(campaign)
+    body, digest = render_panel(request, context)
+    return {**context, "panel_body": body, "panel_digest": digest}
+
+
+def panel_poll(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
+    context = panel(request, campaign)
+    if request.GET.get("v") == context["panel_digest"]:
+        return HttpResponse(status=204)
+    return HttpResponse(render_to_string(PANEL, context, request))
