@@ -33,6 +33,7 @@ from campaign.options import (
     UnplayedPolicy,
     standard_rtz_summary,
 )
+from campaign.selectors.catalogues import only_catalogue
 from campaign.services.campaigns import AGREEING_SETTINGS, settings_disagreements
 from campaign.services.webhooks import webhook_url_check
 from core.errors import DomainError
@@ -94,12 +95,6 @@ def catalogue_field() -> forms.ModelChoiceField[Catalogue]:
         required=False,
         empty_label="Not chosen yet",
     )
-
-
-def only_catalogue() -> Catalogue | None:
-    """The catalogue to choose for an organiser who has no choice: the site's only one, if it has one."""
-    catalogues = list(Catalogue.objects.order_by("pk")[:2])
-    return catalogues[0] if len(catalogues) == 1 else None
 
 
 class CampaignCreateForm(forms.Form):
@@ -224,7 +219,10 @@ class CampaignSettingsForm(forms.Form):
         self.ruleset_name = ruleset.name
         initial: dict[str, Any] = {name: getattr(campaign, name) for name in _PLAIN_SETTINGS}
         # With one catalogue on the site there is nothing to pick: it is chosen until the organiser says otherwise.
-        chosen = campaign.catalogue or (only_catalogue() if campaign.status == Status.DRAFT else None)
+        self.chosen_for_you = (
+            None if campaign.catalogue_id or campaign.status != Status.DRAFT else only_catalogue()
+        )
+        chosen = campaign.catalogue or self.chosen_for_you
         initial["catalogue"] = chosen.pk if chosen is not None else None
         for index, tiebreaker in enumerate(campaign.tiebreakers[: limits.MAX_TIEBREAKERS]):
             initial[f"tiebreaker_{index + 1}"] = tiebreaker

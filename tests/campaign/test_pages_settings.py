@@ -244,10 +244,12 @@ def test_it_chooses_the_only_catalogue_for_a_new_campaign(client, campaign, orga
     only = CatalogueFactory(name="Winter", version="7")
     client.force_login(organiser)
 
-    form = client.get(url(campaign)).context["form"]
+    page = client.get(url(campaign))
+    form = page.context["form"]
     saved = client.post(url(campaign), settings_data(campaign, catalogue=form["catalogue"].value()))
 
     assert form["catalogue"].value() == only.pk
+    assert "is the site's only catalogue, so it is chosen for you" in page.content.decode()
     assert saved.status_code == 302
     assert Campaign.objects.get(pk=campaign.pk).catalogue == only
 
@@ -257,9 +259,10 @@ def test_it_leaves_the_catalogue_to_the_organiser_when_there_are_several(client,
     CatalogueFactory(name="Summer", version="2")
     client.force_login(organiser)
 
-    form = client.get(url(campaign)).context["form"]
+    page = client.get(url(campaign))
 
-    assert form["catalogue"].value() is None
+    assert page.context["form"]["catalogue"].value() is None
+    assert b'data-testid="catalogue-chosen"' not in page.content
 
 
 def test_it_fills_in_the_standard_values_without_saving_them(client, campaign, organiser):
