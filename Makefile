@@ -21,6 +21,7 @@ run: $(STAMP)
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
+	@$(BIN)/python -c 'from config.env import env_port; print("Zverograd: http://127.0.0.1:%d (ZVEROGRAD_PORT sets the port; Ctrl-C stops it)" % env_port("ZVEROGRAD_PORT", 8000))'
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile.dev
 
 ## Run the whole test suite (under CI=true against PostgreSQL, Redis, a real worker and Chromium).

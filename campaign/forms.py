@@ -24,12 +24,17 @@ from campaign.models.map import FORTIFICATION_CHOICES, TERRAIN_CHOICES
 from campaign.options import (
     LOCKED_WHEN_RUNNING,
     SETTING_HELP,
+    SETTING_SECTIONS,
+    STANDARD_RTZ,
     TIEBREAKER_HELP,
     ResourceHolder,
     Status,
     Tiebreaker,
     UnplayedPolicy,
+    standard_rtz_summary,
 )
+from campaign.selectors.catalogues import only_catalogue
+from campaign.services.campaigns import AGREEING_SETTINGS, settings_disagreements
 from campaign.services.webhooks import webhook_url_check
 from core.errors import DomainError
 from core.http import describe_error
@@ -84,9 +89,40 @@ class StatusFilterForm(forms.Form):
     status = forms.ChoiceField(choices=[("", "Any status"), *Status.choices], required=False)
 
 
+def catalogue_field() -> forms.ModelChoiceField[Catalogue]:
+    return forms.ModelChoiceField(
+        queryset=Catalogue.objects.order_by("name", "-updated_at"),
+        required=False,
+        empty_label="Not chosen yet",
+    )
+
+
 class CampaignCreateForm(forms.Form):
     name = forms.CharField(max_length=limits.NAME_MAX_LENGTH, help_text=SETTING_HELP["name"])
     is_public = forms.BooleanField(required=False, label="Public", help_text=SETTING_HELP["is_public"])
+    catalogue = catalogue_field()
+    standard = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Start from the standard Return to Zverograd settings",
+        help_text=f"{standard_rtz_summary()} Each can still change on the settings page.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["catalogue"].help_text = SETTING_HELP["catalogue"]
+        self.only_catalogue = only_catalogue()
+        if self.only_catalogue is not None:
+            self.fields["catalogue"].initial = self.only_catalogue.pk
+            self.fields[
+                "catalogue"
+            ].help_text = f"{self.only_catalogue} is the site's only catalogue: chosen for you."
+
+    def settings(self) -> dict[str, Any]:
+        """What ``campaign_create`` is given besides the name: the choices made, the preset's values."""
+        data = self.cleaned_data
+        chosen = {"is_public": data["is_public"], "catalogue": data["catalogue"]}
+        return {**(STANDARD_RTZ if data["standard"] else {}), **chosen}
 
 
 # --------------------------------------------------------------------------- settings
@@ -135,11 +171,7 @@ class CampaignSettingsForm(forms.Form):
         max_length=limits.DESCRIPTION_MAX_LENGTH, required=False, widget=forms.Textarea(attrs={"rows": 4})
     )
     is_public = forms.BooleanField(required=False, label="Public")
-    catalogue = forms.ModelChoiceField(
-        queryset=Catalogue.objects.order_by("name", "-updated_at"),
-        required=False,
-        empty_label="Not chosen yet",
-    )
+    catalogue = catalogue_field()
     points_limit = _whole("Points limit (AP)", list_limits.POINTS_LIMIT_MIN, list_limits.POINTS_LIMIT_MAX)
     points_win = _whole("Points for a win", limits.SCORE_MIN, limits.SCORE_MAX)
     points_draw = _whole("Points for a draw", limits.SCORE_MIN, limits.SCORE_MAX)
@@ -186,7 +218,12 @@ class CampaignSettingsForm(forms.Form):
         ruleset = RuleSet.from_dict(campaign.ruleset)
         self.ruleset_name = ruleset.name
         initial: dict[str, Any] = {name: getattr(campaign, name) for name in _PLAIN_SETTINGS}
-        initial["catalogue"] = campaign.catalogue_id
+        # With one catalogue on the site there is nothing to pick: it is chosen until the organiser says otherwise.
+        self.chosen_for_you = (
+            None if campaign.catalogue_id or campaign.status != Status.DRAFT else only_catalogue()
+        )
+        chosen = campaign.catalogue or self.chosen_for_you
+        initial["catalogue"] = chosen.pk if chosen is not None else None
         for index, tiebreaker in enumerate(campaign.tiebreakers[: limits.MAX_TIEBREAKERS]):
             initial[f"tiebreaker_{index + 1}"] = tiebreaker
         for switch in SWITCHES:
@@ -217,6 +254,11 @@ class CampaignSettingsForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        # Settings that must agree, as saving would leave them (a locked one with its value), each shown
+        # beside the field at fault rather than one at a time from the service, which checks them again.
+        if all(name in data for name in AGREEING_SETTINGS):
+            for error in settings_disagreements(data):
+                add_service_error(self, error)
         seen: dict[str, str] = {}
         for index in range(limits.MAX_TIEBREAKERS):
             name = f"tiebreaker_{index + 1}"
@@ -248,6 +290,35 @@ class CampaignSettingsForm(forms.Form):
                 switch: data[f"rule_{switch}"] for switch in SWITCHES
             }
         return changes
+
+    def preset_data(self, posted: Any) -> Any:
+        """What was posted with the standard Return to Zverograd values put in every field that may change."""
+        data = posted.copy()
+        for key, value in STANDARD_RTZ.items():
+            if self.locked_why(key):
+                continue
+            if key == "tiebreakers":
+                chosen = list(cast(list[str], value))
+                for index in range(limits.MAX_TIEBREAKERS):
+                    data[f"tiebreaker_{index + 1}"] = chosen[index] if index < len(chosen) else ""
+            elif key == "ruleset":
+                ruleset = RuleSet.from_dict(cast(dict[str, Any], value))
+                for switch in SWITCHES:
+                    data.pop(f"rule_{switch}", None)
+                    if getattr(ruleset, switch):
+                        data[f"rule_{switch}"] = "on"
+            elif isinstance(value, bool):
+                data.pop(key, None)
+                if value:
+                    data[key] = "on"
+            else:
+                data[key] = str(value)
+        return data
+
+    def sections(self) -> list[tuple[str, str, list[SettingRow]]]:
+        """The rows under their headings (``SETTING_SECTIONS``), each a heading, its line and its rows."""
+        rows = {row.key: row for row in self.rows()}
+        return [(heading, intro, [rows[key] for key in keys]) for heading, intro, keys in SETTING_SECTIONS]
 
     def rows(self) -> list[SettingRow]:
         """The settings in page order, each with its fields, help line and lock."""

@@ -79,3 +79,58 @@ LOCKED_WHEN_RUNNING: frozenset[str] = frozenset(
     {"catalogue", "points_win", "points_draw", "points_loss", "tiebreakers", "ruleset", "resources_held_by",
      "award_win", "award_draw"}
 )  # fmt: skip
+
+# The settings page groups the settings under these headings, in this order; each setting appears once.
+SETTING_SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("The campaign", "Its name, who may see it and the catalogue lists are checked against.",
+     ("name", "description", "is_public", "catalogue", "points_limit")),
+    ("Scoring", "What a result is worth in the standings, and how players level on points are ordered.",
+     ("points_win", "points_draw", "points_loss", "tiebreakers")),
+    ("Economy", "Resource points: who keeps them, what they earn and what fortifications cost.",
+     ("resources_held_by", "income_base", "award_win", "award_draw", "strongpoint_cost", "bunker_cost")),
+    ("Rounds and reports", "Who may play, how challenges and reports run, and what an unplayed battle counts.",
+     ("max_players_per_bloc", "max_open_challenges", "challenge_days", "report_confirm_hours",
+      "unplayed_battles", "hide_results_until_close")),
+    ("Special rules", "The Return to Zverograd rule sections the referee and the list checks use.", ("ruleset",)),
+    ("Webhook", "Post confirmed results and round changes to a chat channel.", ("webhook_url",)),
+)  # fmt: skip
+
+# The standard Return to Zverograd campaign, as this project recommends it: every RtZ rule section on,
+# the front line moving for everyone at the round's close, bloc-wide resources. Offered on the create
+# page and the settings page; every value is a setting's value, within its bounds, and they agree.
+STANDARD_RTZ: dict[str, object] = {
+    "points_limit": 150,
+    "points_win": 3,
+    "points_draw": 1,
+    "points_loss": 0,
+    "tiebreakers": [Tiebreaker.VP_DIFFERENCE, Tiebreaker.HEAD_TO_HEAD, Tiebreaker.VP_FOR,
+                    Tiebreaker.STRENGTH_OF_SCHEDULE],
+    "ruleset": {"name": "rtz"},
+    "resources_held_by": ResourceHolder.BLOC,
+    "income_base": 1,
+    "award_win": 2,
+    "award_draw": 1,
+    "strongpoint_cost": 3,
+    "bunker_cost": 5,
+    "unplayed_battles": UnplayedPolicy.NOT_PLAYED,
+    "max_open_challenges": 1,
+    "challenge_days": 3,
+    "report_confirm_hours": 48,
+    "hide_results_until_close": True,
+}  # fmt: skip
+
+
+def standard_rtz_summary() -> str:
+    """The standard campaign in a sentence, read from ``STANDARD_RTZ`` so the words follow the values."""
+    values = STANDARD_RTZ
+    hidden = "results shown to all when the round closes" if values["hide_results_until_close"] else ""
+    parts = [
+        "every RtZ rule section on",
+        f"{values['points_limit']} AP",
+        f"{values['points_win']} points a win, {values['points_draw']} a draw and {values['points_loss']} a loss",
+        f"resources kept by {ResourceHolder(str(values['resources_held_by'])).label.lower()}",
+        f"{values['report_confirm_hours']} hours to confirm a report",
+        hidden,
+    ]
+    text = ", ".join(part for part in parts if part)
+    return text[0].upper() + text[1:] + "."

@@ -91,6 +91,14 @@ def env_required(name: str) -> str:
     return str(raw)
 
 
+def env_port(name: str, default: int) -> int:
+    """A TCP port number, 1 to 65535."""
+    port = env_int(name, default)
+    if not 1 <= port <= 65535:
+        raise ConfigurationError(f"{name} must be a port from 1 to 65535, got {port}")
+    return port
+
+
 def env_site_url(name: str, default: str) -> str:
     """An absolute http(s) address with no trailing slash, to which site paths are appended."""
     raw = env.str(name, default="").strip() or default

@@ -41,9 +41,7 @@ def campaign_new(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             campaign = campaign_create(
-                creator=acting_user(request),
-                name=form.cleaned_data["name"],
-                is_public=form.cleaned_data["is_public"],
+                creator=acting_user(request), name=form.cleaned_data["name"], **form.settings()
             )
         except DomainError as exc:
             add_service_error(form, exc)

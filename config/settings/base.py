@@ -15,6 +15,7 @@ from config.env import (
     env_list,
     env_optional_int,
     env_path,
+    env_port,
     env_rate,
     env_site_url,
     env_str,
@@ -152,8 +153,11 @@ EMAIL_HOST_PASSWORD = str(_email.get("EMAIL_HOST_PASSWORD") or "")
 EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
 EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Zverograd <noreply@zverograd.invalid>")
+# The port `make run` serves on (Procfile.dev reads the same variable).
+DEV_PORT = env_port("ZVEROGRAD_PORT", 8000)
 # Where the site is reached from outside: mail turns the site paths it links to into full addresses.
-SITE_URL = env_site_url("ZVEROGRAD_SITE_URL", "http://localhost:8000")
+# Unset, it is where `make run` serves, so a developer's mail links to the port that runs.
+SITE_URL = env_site_url("ZVEROGRAD_SITE_URL", f"http://127.0.0.1:{DEV_PORT}")
 
 # --- Django REST framework -------------------------------------------------
 REST_FRAMEWORK = {

@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign, EnrolmentStatus, LogEntry
-from campaign.options import Status
-from tests.factories import CampaignFactory, EnrolmentFactory, UserFactory
+from campaign.options import STANDARD_RTZ, Status
+from rules.engine.ruleset import RuleSet
+from tests.factories import CampaignFactory, CatalogueFactory, EnrolmentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +119,41 @@ def test_it_keeps_what_was_typed_when_the_name_is_refused(client, stranger):
     assert b"checked" in too_long.content
     assert blank.context["form"].errors["name"]
     assert not Campaign.objects.exists()
+
+
+def test_it_offers_the_only_catalogue_and_the_standard_settings_on_the_create_page(client, stranger):
+    only = CatalogueFactory(name="Winter", version="7")
+    client.force_login(stranger)
+
+    form = client.get(reverse("campaign:create")).context["form"]
+
+    assert form["catalogue"].value() == only.pk
+    assert "the site's only catalogue" in form.fields["catalogue"].help_text
+    assert form["standard"].value() is True
+
+
+def test_it_creates_a_campaign_with_the_standard_settings_and_the_catalogue_chosen(client, stranger):
+    catalogue = CatalogueFactory(name="Winter", version="7")
+    client.force_login(stranger)
+
+    client.post(
+        reverse("campaign:create"), {"name": "Winter offensive", "catalogue": catalogue.pk, "standard": "on"}
+    )
+
+    campaign = Campaign.objects.get()
+    assert (campaign.catalogue, campaign.catalogue_version) == (catalogue, "7")
+    for setting, value in STANDARD_RTZ.items():
+        if setting == "ruleset":
+            assert RuleSet.from_dict(campaign.ruleset) == RuleSet.from_dict(value)
+        else:
+            assert getattr(campaign, setting) == value, setting
+    assert all(RuleSet.from_dict(campaign.ruleset).to_dict().values())  # every RtZ section on
+
+
+def test_it_creates_a_campaign_on_the_plain_defaults_when_the_standard_is_unticked(client, stranger):
+    client.force_login(stranger)
+
+    client.post(reverse("campaign:create"), {"name": "Winter offensive"})
+
+    campaign = Campaign.objects.get()
+    assert (campaign.catalogue, campaign.income_base, campaign.hide_results_until_close) == (None, 0, False)

@@ -8,7 +8,14 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign, LogEntry
-from campaign.options import LOCKED_WHEN_RUNNING, SETTING_HELP, TIEBREAKER_HELP, Status
+from campaign.options import (
+    LOCKED_WHEN_RUNNING,
+    SETTING_HELP,
+    SETTING_SECTIONS,
+    STANDARD_RTZ,
+    TIEBREAKER_HELP,
+    Status,
+)
 from rules.engine.ruleset import SWITCHES
 from tests.factories import CatalogueFactory
 
@@ -202,3 +209,171 @@ def test_it_keeps_a_finished_campaign_read_only(client, open_campaign, organiser
     assert post.status_code == 200
     assert "[campaign-finished]" in str(post.context["form"].non_field_errors())
     assert Campaign.objects.get(pk=open_campaign.pk).name == open_campaign.name
+
+
+# --------------------------------------------------------------------------- sections, preset, error summary
+
+
+def test_it_groups_the_settings_under_headings_each_once(client, campaign, organiser):
+    client.force_login(organiser)
+
+    response = client.get(url(campaign))
+
+    content = response.content.decode()
+    headings = [heading for heading, _intro, _keys in SETTING_SECTIONS]
+    assert headings[:6] == [
+        "The campaign",
+        "Scoring",
+        "Economy",
+        "Rounds and reports",
+        "Special rules",
+        "Webhook",
+    ]
+    positions = [content.index(f">{heading}</h2>") for heading in headings]
+    assert positions == sorted(positions)
+    # Each setting sits in its own section, after that section's heading and before the next one.
+    for number, (_heading, _intro, keys) in enumerate(SETTING_SECTIONS):
+        end = positions[number + 1] if number + 1 < len(positions) else len(content)
+        for key in keys:
+            assert positions[number] < content.index(f'id="setting-{key}"') < end
+    assert sorted(key for _h, _i, keys in SETTING_SECTIONS for key in keys) == sorted(SETTING_HELP)
+    assert f'href="#section-{len(headings)}"' in content  # the contents at the top link to each section
+
+
+def test_it_chooses_the_only_catalogue_for_a_new_campaign(client, campaign, organiser):
+    only = CatalogueFactory(name="Winter", version="7")
+    client.force_login(organiser)
+
+    page = client.get(url(campaign))
+    form = page.context["form"]
+    saved = client.post(url(campaign), settings_data(campaign, catalogue=form["catalogue"].value()))
+
+    assert form["catalogue"].value() == only.pk
+    assert "is the site's only catalogue, so it is chosen for you" in page.content.decode()
+    assert saved.status_code == 302
+    assert Campaign.objects.get(pk=campaign.pk).catalogue == only
+
+
+def test_it_leaves_the_catalogue_to_the_organiser_when_there_are_several(client, campaign, organiser):
+    CatalogueFactory(name="Winter", version="7")
+    CatalogueFactory(name="Summer", version="2")
+    client.force_login(organiser)
+
+    page = client.get(url(campaign))
+
+    assert page.context["form"]["catalogue"].value() is None
+    assert b'data-testid="catalogue-chosen"' not in page.content
+
+
+def test_it_fills_in_the_standard_values_without_saving_them(client, campaign, organiser):
+    campaign.points_limit, campaign.income_base, campaign.hide_results_until_close = 300, 0, False
+    campaign.ruleset = {"name": "rulebook"}
+    campaign.save()
+    client.force_login(organiser)
+    typed = settings_data(campaign, name="Our winter campaign", preset="standard")
+
+    response = client.post(url(campaign), typed)
+
+    form = response.context["form"]
+    assert response.status_code == 200
+    assert form["name"].value() == "Our winter campaign"  # what was typed stays
+    assert int(form["points_limit"].value()) == STANDARD_RTZ["points_limit"]
+    assert int(form["income_base"].value()) == STANDARD_RTZ["income_base"]
+    assert int(form["report_confirm_hours"].value()) == STANDARD_RTZ["report_confirm_hours"]
+    assert form["hide_results_until_close"].value() is True
+    assert all(form[f"rule_{switch}"].value() for switch in SWITCHES)
+    tiebreakers = [form[f"tiebreaker_{n}"].value() for n in range(1, 6)]
+    assert [t for t in tiebreakers if t] == STANDARD_RTZ["tiebreakers"]
+    assert b"nothing is saved until you press Save settings" in response.content
+    unchanged = Campaign.objects.get(pk=campaign.pk)
+    assert (unchanged.name, unchanged.points_limit, unchanged.ruleset) == (
+        campaign.name,
+        300,
+        {"name": "rulebook"},
+    )
+
+    saved = client.post(url(campaign), {**form.data.dict(), "preset": ""})
+
+    assert saved.status_code == 302
+    campaign.refresh_from_db()
+    assert (campaign.points_limit, campaign.income_base, campaign.hide_results_until_close) == (150, 1, True)
+    assert campaign.tiebreakers == STANDARD_RTZ["tiebreakers"]
+
+
+def test_it_keeps_locked_settings_when_filling_in_the_standard_values(client, open_campaign, organiser):
+    Campaign.objects.filter(pk=open_campaign.pk).update(status=Status.RUNNING, points_win=5, points_limit=300)
+    open_campaign.refresh_from_db()
+    client.force_login(organiser)
+
+    form = client.post(url(open_campaign), settings_data(open_campaign, preset="standard")).context["form"]
+
+    assert form["points_win"].value() == 5  # locked: decides results
+    assert int(form["points_limit"].value()) == STANDARD_RTZ["points_limit"]
+
+
+def test_it_opens_a_refused_save_at_a_summary_linking_to_each_field(client, campaign, organiser):
+    client.force_login(organiser)
+
+    response = client.post(url(campaign), settings_data(campaign, points_limit=0, challenge_days=""))
+
+    content = response.content.decode()
+    start = content.index('id="error-summary"')
+    summary = content[start : content.index("</div>", start)]
+    assert 'role="alert"' in summary
+    assert "autofocus" in summary
+    assert "2 settings need a change" in summary
+    assert 'href="#id_points_limit"' in summary
+    assert 'href="#id_challenge_days"' in summary
+    assert summary.index("#id_points_limit") < summary.index("#id_challenge_days")  # page order
+    assert 'id="id_points_limit"' in content
+    assert 'id="id_challenge_days"' in content
+    assert f'action="/campaigns/{campaign.pk}/settings/#error-summary"' in content
+    assert content.index('id="error-summary"') < content.index('id="section-1"')
+
+
+def test_it_shows_no_summary_on_a_fresh_page(client, campaign, organiser):
+    client.force_login(organiser)
+
+    content = client.get(url(campaign)).content.decode()
+
+    assert 'id="error-summary"' not in content
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"points_win": 1, "points_draw": 2}, "points_win", "a win must score at least as much as a draw"),
+        ({"points_draw": 0, "points_loss": 1}, "points_draw", "a draw must score at least as much as a loss"),
+        (
+            {"award_win": 0, "award_draw": 2},
+            "award_win",
+            "a win must earn at least the resources a draw does",
+        ),
+        ({"strongpoint_cost": 6, "bunker_cost": 5}, "bunker_cost", "a bunker must cost at least as much as"),
+    ],
+)
+def test_it_shows_each_disagreement_beside_its_field_and_in_the_summary(
+    client, campaign, organiser, changes, field, words
+):
+    client.force_login(organiser)
+
+    response = client.post(url(campaign), settings_data(campaign, **changes))
+
+    form = response.context["form"]
+    assert [error for error in form.errors[field] if words in error]
+    summary = response.context["errors"]
+    assert [(id_, message) for id_, _label, message in summary if id_ == f"id_{field}" and words in message]
+    assert Campaign.objects.get(pk=campaign.pk).bunker_cost == campaign.bunker_cost
+
+
+def test_it_shows_every_disagreement_at_once(client, campaign, organiser):
+    client.force_login(organiser)
+
+    response = client.post(
+        url(campaign), settings_data(campaign, points_win=0, points_draw=1, strongpoint_cost=9, bunker_cost=1)
+    )
+
+    assert {"points_win", "bunker_cost"} <= set(response.context["form"].errors)
+    content = response.content.decode()
+    assert 'href="#id_points_win"' in content
+    assert 'href="#id_bunker_cost"' in content

@@ -15,6 +15,7 @@ from config.env import (
     env_int,
     env_optional_int,
     env_path,
+    env_port,
     env_rate,
     env_site_url,
 )
@@ -142,3 +143,29 @@ def test_it_takes_a_relative_media_folder_from_the_projects_top(monkeypatch):
     monkeypatch.setenv("ZVEROGRAD_MEDIA_ROOT", "uploads/media")
 
     assert env_path("ZVEROGRAD_MEDIA_ROOT", Path("/unused")) == ROOT / "uploads" / "media"
+
+
+def _site_url(**env: str) -> str:
+    shown = "from django.conf import settings; print(settings.SITE_URL)"
+    result = _manage("shell", "-c", shown, DJANGO_SETTINGS_MODULE="config.settings.dev", **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_it_links_mail_to_the_port_make_run_serves_on():
+    assert _site_url(ZVEROGRAD_SITE_URL="", ZVEROGRAD_PORT="8123") == "http://127.0.0.1:8123"
+    assert _site_url(ZVEROGRAD_SITE_URL="", ZVEROGRAD_PORT="") == "http://127.0.0.1:8000"
+
+
+def test_it_prefers_the_sites_address_when_set_over_the_port():
+    address = _site_url(ZVEROGRAD_SITE_URL="https://zverograd.example.org", ZVEROGRAD_PORT="8123")
+
+    assert address == "https://zverograd.example.org"
+
+
+@pytest.mark.parametrize("value", ["0", "70000", "-1"])
+def test_it_refuses_a_port_out_of_range(monkeypatch, value):
+    monkeypatch.setenv("ZVEROGRAD_PORT", value)
+
+    with pytest.raises(ConfigurationError, match="ZVEROGRAD_PORT must be a port from 1 to 65535"):
+        env_port("ZVEROGRAD_PORT", 8000)

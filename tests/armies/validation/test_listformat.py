@@ -15,6 +15,7 @@ from armies.validation import (
     army_list_from_json,
     army_list_to_json,
     army_list_to_text,
+    limits,
     validate,
 )
 from armies.validation.listformat import army_list_from_json_text, army_list_schema
@@ -153,3 +154,12 @@ def test_it_reads_the_example_in_the_format_document() -> None:
     army_list = army_list_from_json(example)
     assert army_list_to_json(army_list) == example
     assert army_list.entries[2].joined_to == "sq1"
+
+
+def test_it_documents_the_points_limit_the_validator_accepts() -> None:
+    doc = (Path(__file__).parents[3] / "docs" / "army-list-format.md").read_text(encoding="utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith("| `points_limit` |"))
+    bounds = army_list_schema()["properties"]["points_limit"]
+
+    assert f"integer, {limits.POINTS_LIMIT_MIN}-{limits.POINTS_LIMIT_MAX} " in row
+    assert (bounds["minimum"], bounds["maximum"]) == (limits.POINTS_LIMIT_MIN, limits.POINTS_LIMIT_MAX)
