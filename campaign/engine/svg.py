@@ -7,8 +7,13 @@ neighbours on the map are drawn as barriers, and neighbours whose cells do not
 touch are joined by a dashed line, so the picture never claims an adjacency
 the map does not have.
 
-``role="img"`` makes the picture one image to assistive technology; the page
-puts a table of the same facts beside it. The output depends only on the
+The picture is a named group (``role="group"``, its title and summary) of
+sector links, each named by its ``<title>`` and reachable by keyboard like any
+link (an image, ``role="img"``, may not hold focusable links); the labels drawn
+over the cells are hidden from assistive technology, which reads the links'
+names, and the page puts a table of the same facts beside it. Labels are sized
+for a map drawn at least about 40rem wide; the page lets a narrower screen
+scroll the picture rather than shrink it. The output depends only on the
 arguments (same input, same bytes).
 """
 
@@ -34,6 +39,10 @@ DEFAULT_COLOURS: Mapping[str | None, str] = {
 }
 INK = "#1B1B1B"
 PAPER = "#FFFFFF"
+# Sizes of the sector labels, in thousandths of the map's larger side: read at
+# 11-12 px when the map is drawn 40rem wide.
+NAME_SIZE = 18
+HOLDER_SIZE = 14
 # Shorter shared borders (in thousandths of the map's larger side) are corners
 # where cells merely meet, not a front.
 MIN_BORDER = 10.0
@@ -93,7 +102,7 @@ def render_map_svg(
     heading = title or zmap.name
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {zmap.width} {_num(zmap.height + legend_height)}"'
-        f' width="100%" role="img" aria-labelledby="{_attr(id_prefix)}-title"'
+        f' width="100%" role="group" aria-labelledby="{_attr(id_prefix)}-title"'
         f' aria-describedby="{_attr(id_prefix)}-desc" class="zverograd-map"'
         f' font-family="sans-serif" font-size="{_num(15 * scale)}">',
         f'<title id="{_attr(id_prefix)}-title">{_text(heading)}</title>',
@@ -209,14 +218,14 @@ def _labels(zmap: ZverogradMap, state: MapState, scale: float) -> str:
     for sector in zmap.sectors:
         now = state[sector.key]
         lines = _label_lines(sector.name)
-        line_height = 17 * scale
+        line_height = (NAME_SIZE + 2) * scale
         # A site near the edge of the box would push its label off the picture:
         # keep the label (and the markers above it) inside, near the site.
-        half_width = max(len(line) for line in lines) * 15 * scale * 0.31 + 4 * scale
+        half_width = max(len(line) for line in lines) * NAME_SIZE * scale * 0.31 + 4 * scale
         x = min(max(float(sector.x), half_width), zmap.width - half_width)
         x = x if half_width * 2 < zmap.width else zmap.width / 2
         block = (len(lines) - 1) * line_height
-        y = min(max(float(sector.y), block / 2 + 36 * scale), zmap.height - block / 2 - 26 * scale)
+        y = min(max(float(sector.y), block / 2 + 38 * scale), zmap.height - block / 2 - 30 * scale)
         top = y - block / 2
         tspans = "".join(
             f'<tspan x="{_num(x)}" y="{_num(top + index * line_height)}">{_text(line)}</tspan>'
@@ -224,12 +233,12 @@ def _labels(zmap: ZverogradMap, state: MapState, scale: float) -> str:
         )
         parts.append(
             f'<text class="sector-name" text-anchor="middle" dominant-baseline="middle" font-weight="bold"'
-            f' fill="{INK}" {halo}>{tspans}</text>'
+            f' font-size="{_num(NAME_SIZE * scale)}" fill="{INK}" {halo}>{tspans}</text>'
         )
-        below = top + (len(lines) - 1) * line_height + 17 * scale
+        below = top + (len(lines) - 1) * line_height + (NAME_SIZE + 2) * scale
         parts.append(
             f'<text class="sector-holder" x="{_num(x)}" y="{_num(below)}" text-anchor="middle"'
-            f' dominant-baseline="middle" font-size="{_num(12 * scale)}" fill="{INK}" {halo}>'
+            f' dominant-baseline="middle" font-size="{_num(HOLDER_SIZE * scale)}" fill="{INK}" {halo}>'
             f"{_text(holder_label(now.owner))}</text>"
         )
         above = top - 24 * scale

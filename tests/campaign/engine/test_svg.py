@@ -48,7 +48,8 @@ def test_it_draws_an_accessible_svg_with_a_fixed_view_box() -> None:
     root = draw(zmap, title="Zverograd, round 3")
 
     assert root.tag == f"{SVG}svg"
-    assert root.get("role") == "img"
+    # A named group of links: an image (role="img") may not hold focusable links.
+    assert root.get("role") == "group"
     assert root.get("viewBox", "").startswith("0 0 1000 ")
     assert root.get("width") == "100%"
     assert root.get("height") is None
@@ -71,6 +72,10 @@ def test_it_links_each_sector_to_its_page_once() -> None:
     assert [anchor.get("data-sector") for anchor in anchors] == list(zmap.keys)
     assert [anchor.get("href") for anchor in anchors] == [href(key) for key in zmap.keys]
     assert all(anchor.find(f"{SVG}polygon") is not None for anchor in anchors)
+    # Each link is a tab stop named by its title (the keyboard reaches every sector from the picture).
+    assert all(anchor.get("tabindex") is None for anchor in anchors)
+    names = [anchor.findtext(f"{SVG}title") or "" for anchor in anchors]
+    assert all(name.startswith(spec.name) for name, spec in zip(names, zmap.sectors, strict=True))
 
 
 def test_it_fills_each_sector_with_its_holders_colour() -> None:
