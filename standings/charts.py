@@ -29,7 +29,7 @@ TOP = 10.0
 BOTTOM = 40.0  # room for the round numbers and the axis' title
 TICKS = 4
 LABEL_GAP = 13.0  # the least distance between two end labels (font size 11)
-TIE_NUDGE = 2.5  # how far apart coinciding points are drawn
+TIE_NUDGE = 3.0  # how far apart coinciding points are drawn
 MARKER = 4.0  # a marker's half size
 MARKERS = ("circle", "square", "triangle", "diamond", "triangle-down", "cross")
 # Distinct, colour-blind-safe-ish hues for players (blocs use the map's colours instead).
