@@ -96,3 +96,50 @@ def test_it_finds_no_serious_accessibility_problem_on_the_main_pages(browser, li
 
     assert visits == 2 * (len(organiser_pages) + len(player_pages))
     assert not findings, "axe found serious or critical problems:\n" + "\n".join(findings)
+
+
+PREVIEW_BOX = (
+    "el => { const r = el.getBoundingClientRect(); return [r.top, r.bottom, getComputedStyle(el).position]; }"
+)
+
+
+def test_the_phone_report_forms_preview_leaves_the_form_and_the_field_being_edited_in_view(
+    browser, live_server
+):
+    call_command("seed_demo")
+    battle = (
+        Battle.objects.filter(round__status=RoundStatus.OPEN, status=BattleStatus.SCHEDULED)
+        .exclude(attacker__player=None)
+        .select_related("attacker__player")
+        .order_by("pk")
+        .first()
+    )
+    assert battle is not None  # the demo leaves a battle of the open round to report
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    try:
+        log_in(context, live_server, battle.attacker.player)
+        page = context.new_page()
+        page.goto(f"/campaigns/{battle.campaign_id}/battles/{battle.pk}/report/")
+        preview = page.get_by_test_id("report-preview")
+
+        # Sticky, it is the score and the result only: under a seventh of the screen (it was over a sixth,
+        # and a third with its details open).
+        top, bottom, position = preview.evaluate(PREVIEW_BOX)
+        assert position == "sticky"
+        assert (bottom - top) / 844 < 1 / 7, (top, bottom)
+
+        # A field taking the focus near the bottom of the screen scrolls clear of the bar.
+        turns = page.get_by_label("Turns played")
+        turns.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 800)")
+        turns.focus()
+        field_bottom = turns.evaluate("el => el.getBoundingClientRect().bottom")
+        top, _bottom, _position = preview.evaluate(PREVIEW_BOX)
+        assert field_bottom <= top, (field_bottom, top)
+
+        # Opened, its details stay at the end of the form rather than covering it.
+        preview.locator("summary").click()
+        _top, _bottom, position = preview.evaluate(PREVIEW_BOX)
+        assert position == "static"
+    finally:
+        context.close()
