@@ -30,7 +30,11 @@ def log_in(context: Any, live_server: Any, user: User) -> None:
 
 
 def blocking_findings(page: Any, axe: Axe, address: str) -> list[str]:
-    page.goto(address)
+    response = page.goto(address)
+    # The page itself, not an error or the log-in page it would send a stranger to.
+    assert response is not None
+    assert response.status == 200, (address, response.status)
+    assert page.url.endswith(address), (address, page.url)
     page.wait_for_load_state("networkidle")
     results = axe.run(page, options={"runOnly": {"type": "tag", "values": WCAG_21_AA}})
     findings = []
@@ -68,9 +72,24 @@ def demo_pages() -> tuple[list[str], list[str]]:
         f"{base}/sectors/{sector.key}/",
         "/notifications/",
     ]
-    organiser = [*shared, f"{base}/dashboard/", f"{base}/settings/"]
-    player = [*shared, f"/lists/{player_list.pk}/"]
+    enrolment = campaign.enrolments.filter(player__username="anna").get()
+    organiser = [
+        *shared,
+        f"{base}/dashboard/",
+        f"{base}/settings/",
+        f"{base}/rounds/",
+        f"{base}/rounds/{open_round.number}/close/",
+        f"{base}/challenges/",
+        f"{base}/lists/",
+        f"{base}/map/",
+        f"{base}/standings/players/{enrolment.pk}/",
+    ]
+    player = [*shared, f"/lists/{player_list.pk}/", "/lists/", "/catalogues/", "/accounts/profile/"]
     return organiser, player
+
+
+# What anyone sees without an account.
+VISITOR_PAGES = ["/", "/campaigns/", "/accounts/sign-up/", "/accounts/log-in/", "/validator/", "/odds/"]
 
 
 def test_it_finds_no_serious_accessibility_problem_on_the_main_pages(browser, live_server):
@@ -79,22 +98,24 @@ def test_it_finds_no_serious_accessibility_problem_on_the_main_pages(browser, li
     axe = Axe()
     findings: list[str] = []
     visits = 0
-    for username, addresses in (("organiser", organiser_pages), ("anna", player_pages)):
+    for username, addresses in (("organiser", organiser_pages), ("anna", player_pages), ("", VISITOR_PAGES)):
         for width in WIDTHS:
             context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 900})
             context.set_default_timeout(15_000)
             try:
-                log_in(context, live_server, User.objects.get(username=username))
+                if username:
+                    log_in(context, live_server, User.objects.get(username=username))
                 page = context.new_page()
                 for address in addresses:
                     findings.extend(
-                        f"{username} at {width} px: {line}" for line in blocking_findings(page, axe, address)
+                        f"{username or 'a visitor'} at {width} px: {line}"
+                        for line in blocking_findings(page, axe, address)
                     )
                     visits += 1
             finally:
                 context.close()
 
-    assert visits == 2 * (len(organiser_pages) + len(player_pages))
+    assert visits == 2 * (len(organiser_pages) + len(player_pages) + len(VISITOR_PAGES))
     assert not findings, "axe found serious or critical problems:\n" + "\n".join(findings)
 
 
