@@ -164,3 +164,26 @@ def test_the_phone_report_forms_preview_leaves_the_form_and_the_field_being_edit
         assert position == "static"
     finally:
         context.close()
+
+
+def test_the_standings_show_the_points_column_on_a_phone_without_scrolling(browser, live_server):
+    call_command("seed_demo")
+    campaign = Campaign.objects.get()
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    try:
+        log_in(context, live_server, User.objects.get(username="anna"))
+        page = context.new_page()
+        page.goto(f"/campaigns/{campaign.pk}/standings/")
+        table = page.get_by_test_id("players-table")
+        region = page.get_by_role("region", name="Players, by rank")
+        points = table.locator("thead th", has_text="Points").bounding_box()
+        shown = region.bounding_box()
+        assert points is not None
+        assert shown is not None
+        assert points["x"] + points["width"] <= shown["x"] + shown["width"], (points, shown)
+        # The rest scrolls within the region, which the keyboard reaches.
+        region.focus()
+        assert region.evaluate("el => document.activeElement === el")
+    finally:
+        context.close()
