@@ -13,6 +13,7 @@ from armies.blocs import Bloc
 from campaign.engine import (
     DEFAULT_COLOURS,
     Fortification,
+    MapBattle,
     SectorSpec,
     Terrain,
     ZverogradMap,
@@ -20,7 +21,6 @@ from campaign.engine import (
     map_from_json,
     render_map_svg,
 )
-from campaign.engine.svg import MapBattle
 from tests.campaign.engine.builders import crossroads, map_documents
 
 SVG = "{http://www.w3.org/2000/svg}"
