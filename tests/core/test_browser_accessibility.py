@@ -20,6 +20,8 @@ WIDTHS = (1280, 390)
 # The rules of the standard the issue asks for; axe runs only these.
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 BLOCKING = {"serious", "critical"}
+# WCAG 2.1 rules axe still calls experimental, so its tags leave them out: asked for by name.
+EXPERIMENTAL_WCAG_21 = ["label-content-name-mismatch"]
 
 
 def log_in(context: Any, live_server: Any, user: User) -> None:
@@ -36,9 +38,14 @@ def blocking_findings(page: Any, axe: Axe, address: str) -> list[str]:
     assert response.status == 200, (address, response.status)
     assert page.url.endswith(address), (address, page.url)
     page.wait_for_load_state("networkidle")
-    results = axe.run(page, options={"runOnly": {"type": "tag", "values": WCAG_21_AA}})
+    violations = [
+        *axe.run(page, options={"runOnly": {"type": "tag", "values": WCAG_21_AA}}).response["violations"],
+        *axe.run(page, options={"runOnly": {"type": "rule", "values": EXPERIMENTAL_WCAG_21}}).response[
+            "violations"
+        ],
+    ]
     findings = []
-    for violation in results.response["violations"]:
+    for violation in violations:
         if violation["impact"] not in BLOCKING:
             continue
         for node in violation["nodes"][:5]:
