@@ -88,9 +88,15 @@ def _body(campaign: Campaign, rounds: Rounds, *, link: bool = True) -> dict[str,
         "campaign": campaign,
         "view": view,
         "player_rows": player_rows(view.players, player_base if link else None) if view else "",
-        "points_chart": line_chart(points, title="Campaign points of the leaders", unit="points"),
+        "points_chart": line_chart(
+            points, title="Campaign points of the leaders", unit="points", y_title="Campaign points"
+        ),
         "sectors_chart": line_chart(
-            sectors, title="Sectors held per bloc", unit="sectors", colour=_bloc_colour
+            sectors,
+            title="Sectors held per bloc",
+            unit="sectors",
+            colour=_bloc_colour,
+            y_title="Sectors held",
         ),
     }
 
@@ -267,7 +273,7 @@ def player_context(request: HttpRequest, campaign: Campaign, enrolment_id: int) 
             rounds=standing.rounds, series=[Series(str(place.pk), place.display_name, standing.points)]
         )
         chart = line_chart(history, title=f"Campaign points of {place.display_name}", unit="points",
-                           colour=lambda _i, _k: bloc_colour(place.bloc))  # fmt: skip
+                           colour=lambda _i, _k: bloc_colour(place.bloc), y_title="Campaign points")  # fmt: skip
     return {
         "campaign": campaign,
         "place": place,

@@ -5,7 +5,7 @@
   asked of them (``can_attack``, ``attackable_sectors``, ``income``...).
 - ``mapformat``: the JSON map format (``map_from_json``, ``map_to_json``,
   ``MapFormatError``) and the shipped ``default_map()``.
-- ``svg``: ``render_map_svg`` draws a map as it stands.
+- ``svg``: ``render_map_svg`` draws a map as it stands, with this round's battles (``MapBattle``).
 - ``geometry``: the Voronoi cells the picture is made of.
 - ``pairing``: a round's pairings (maximum-weight matching, fair byes, roles, sectors).
 """
@@ -56,7 +56,7 @@ from campaign.engine.mapformat import (
     map_schema,
     map_to_json,
 )
-from campaign.engine.svg import DEFAULT_COLOURS, render_map_svg
+from campaign.engine.svg import DEFAULT_COLOURS, MapBattle, render_map_svg
 
 __all__ = [
     "DEFAULT_COLOURS",
@@ -77,6 +77,7 @@ __all__ = [
     "SCHEMA_PATH",
     "AttackRefusal",
     "Fortification",
+    "MapBattle",
     "MapFormatError",
     "MapProblem",
     "MapState",

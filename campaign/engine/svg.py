@@ -7,8 +7,13 @@ neighbours on the map are drawn as barriers, and neighbours whose cells do not
 touch are joined by a dashed line, so the picture never claims an adjacency
 the map does not have.
 
-``role="img"`` makes the picture one image to assistive technology; the page
-puts a table of the same facts beside it. The output depends only on the
+The picture is a named group (``role="group"``, its title and summary) of
+sector links, each named by its ``<title>`` and reachable by keyboard like any
+link (an image, ``role="img"``, may not hold focusable links); the labels drawn
+over the cells are hidden from assistive technology, which reads the links'
+names, and the page puts a table of the same facts beside it. Labels are sized
+for a map drawn at least about 40rem wide; the page lets a narrower screen
+scroll the picture rather than shrink it. The output depends only on the
 arguments (same input, same bytes).
 """
 
@@ -16,7 +21,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from xml.sax.saxutils import escape
 
@@ -34,11 +40,30 @@ DEFAULT_COLOURS: Mapping[str | None, str] = {
 }
 INK = "#1B1B1B"
 PAPER = "#FFFFFF"
+# Sizes of the sector labels, in thousandths of the map's larger side: read at
+# 11-12 px when the map is drawn 40rem wide.
+NAME_SIZE = 18
+HOLDER_SIZE = 14
 # Shorter shared borders (in thousandths of the map's larger side) are corners
 # where cells merely meet, not a front.
 MIN_BORDER = 10.0
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+@dataclass(frozen=True)
+class MapBattle:
+    """A battle of the open round, as the map shows it: the sector at stake and who attacks whom.
+
+    Only what anyone may see of a scheduled battle: never its result (a campaign may hide results until
+    the round closes).
+    """
+
+    sector: str
+    attacker: str
+    attacker_bloc: Bloc
+    defender: str
+    defender_bloc: Bloc
 
 
 def _text(value: object) -> str:
@@ -73,31 +98,40 @@ def render_map_svg(
     title: str = "",
     highlight: str | None = None,
     id_prefix: str = "zverograd-map",
+    battles: Sequence[MapBattle] = (),
 ) -> str:
     """The SVG document (a string) of ``zmap`` as ``state`` says it stands.
 
     ``sector_href(key)`` gives each sector's link; ``colours`` overrides the
     fill of a bloc (by name) or of neutral sectors (None); ``highlight`` is a
-    sector key to outline; ``id_prefix`` keeps ids apart when a page shows two maps.
+    sector key to outline; ``id_prefix`` keeps ids apart when a page shows two maps; ``battles`` are
+    this round's battles: each sector at stake is outlined in dashes and, where the attacker's bloc holds
+    a neighbouring sector (and not the sector itself), an arrow in its colour points from there.
     """
     missing = [key for key in zmap.keys if key not in state]
     if missing:
         raise ValueError(f"the state has no entry for {', '.join(missing)}")
     if highlight is not None and highlight not in zmap:
         raise ValueError(f"there is no sector {highlight!r} to highlight")
+    strays = [battle.sector for battle in battles if battle.sector not in zmap]
+    if strays:
+        raise ValueError(f"there is no sector {strays[0]!r} for a battle")
+    at_stake: dict[str, list[MapBattle]] = {}
+    for battle in battles:
+        at_stake.setdefault(battle.sector, []).append(battle)
     palette = {**DEFAULT_COLOURS, **(colours or {})}
     scale = max(zmap.width, zmap.height) / 1000
-    legend_height = _legend_height(zmap, scale)
+    legend_height = _legend_height(zmap, scale, 8 if at_stake else 7)
     sites: list[Point] = [(float(sector.x), float(sector.y)) for sector in zmap.sectors]
     cells = voronoi_cells(sites, zmap.width, zmap.height)
     heading = title or zmap.name
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {zmap.width} {_num(zmap.height + legend_height)}"'
-        f' width="100%" role="img" aria-labelledby="{_attr(id_prefix)}-title"'
+        f' width="100%" role="group" aria-labelledby="{_attr(id_prefix)}-title"'
         f' aria-describedby="{_attr(id_prefix)}-desc" class="zverograd-map"'
         f' font-family="sans-serif" font-size="{_num(15 * scale)}">',
         f'<title id="{_attr(id_prefix)}-title">{_text(heading)}</title>',
-        f'<desc id="{_attr(id_prefix)}-desc">{_text(_summary(zmap, state))}</desc>',
+        f'<desc id="{_attr(id_prefix)}-desc">{_text(_summary(zmap, state, at_stake))}</desc>',
         f'<rect class="background" x="0" y="0" width="{zmap.width}" height="{zmap.height}" fill="{PAPER}"/>',
         '<g class="sectors">',
     ]
@@ -111,6 +145,7 @@ def render_map_svg(
                 sector_href(sector.key),
                 sector.key == highlight,
                 scale,
+                at_stake.get(sector.key, ()),
             )
         )
     parts.append("</g>")
@@ -122,26 +157,38 @@ def render_map_svg(
             ' pointer-events="none" aria-hidden="true"/>'
         )
     parts.append(_borders(zmap, sites, cells, scale))
+    if at_stake:
+        parts.append(_battles(zmap, state, cells, at_stake, palette, scale))
     parts.append(_labels(zmap, state, scale))
-    parts.append(_legend(zmap, state, palette, scale))
+    parts.append(_legend(zmap, state, palette, scale, with_battles=bool(at_stake)))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
-def _summary(zmap: ZverogradMap, state: MapState) -> str:
+def _summary(zmap: ZverogradMap, state: MapState, at_stake: Mapping[str, list[MapBattle]]) -> str:
     counts = []
     for owner in (*Bloc, None):
         held = sum(1 for key in zmap.keys if state[key].owner == owner)
         counts.append(f"{'neutral' if owner is None else owner.value + ' holds'} {held}")
-    return f"{len(zmap.sectors)} sectors: {', '.join(counts)}."
+    summary = f"{len(zmap.sectors)} sectors: {', '.join(counts)}."
+    if at_stake:
+        count = len(at_stake)
+        summary += f" {count} sector{'' if count == 1 else 's'} at stake this round."
+    return summary
 
 
-def _sector_title(sector: SectorSpec, now: SectorState) -> str:
+def _battle_words(battle: MapBattle) -> str:
+    return f"{battle.attacker} ({battle.attacker_bloc.value}) attacks {battle.defender} ({battle.defender_bloc.value})"
+
+
+def _sector_title(sector: SectorSpec, now: SectorState, battles: Sequence[MapBattle] = ()) -> str:
     held = "neutral" if now.owner is None else f"held by {now.owner.value}"
     fortified = "no fortification" if now.fortification is Fortification.NONE else now.fortification.value
     facts = [sector.name, held, f"{now.terrain.value} ground", f"value {now.value}", fortified]
     if sector.headquarters_of is not None:
         facts.append(f"{sector.headquarters_of.value} headquarters")
+    if battles:
+        facts.append("at stake this round: " + ", and ".join(_battle_words(battle) for battle in battles))
     return "; ".join(facts)
 
 
@@ -153,17 +200,20 @@ def _sector(
     href: str,
     highlighted: bool,
     scale: float,
+    battles: Sequence[MapBattle] = (),
 ) -> str:
     owner = None if now.owner is None else now.owner.value
     classes = "sector highlight" if highlighted else "sector"
     extra = f' data-headquarters="{_attr(sector.headquarters_of.value)}"' if sector.headquarters_of else ""
     current = ' aria-current="true"' if highlighted else ""
+    if battles:
+        extra += ' data-at-stake="true"'
     stroke = f'stroke="{INK}" stroke-width="{_num(1.5 * scale)}"'
     return (
         f'<a href="{_attr(href)}" class="{classes}" data-sector="{_attr(sector.key)}"'
         f' data-owner="{_attr(holder_label(now.owner))}" data-fortification="{_attr(now.fortification.value)}"'
         f' data-terrain="{_attr(now.terrain.value)}" data-value="{now.value}"{extra}{current}>'
-        f"<title>{_text(_sector_title(sector, now))}</title>"
+        f"<title>{_text(_sector_title(sector, now, battles))}</title>"
         f'<polygon points="{_points(cell)}" fill="{_attr(palette[owner])}" {stroke} stroke-linejoin="round"/>'
         "</a>"
     )
@@ -209,14 +259,14 @@ def _labels(zmap: ZverogradMap, state: MapState, scale: float) -> str:
     for sector in zmap.sectors:
         now = state[sector.key]
         lines = _label_lines(sector.name)
-        line_height = 17 * scale
+        line_height = (NAME_SIZE + 2) * scale
         # A site near the edge of the box would push its label off the picture:
         # keep the label (and the markers above it) inside, near the site.
-        half_width = max(len(line) for line in lines) * 15 * scale * 0.31 + 4 * scale
+        half_width = max(len(line) for line in lines) * NAME_SIZE * scale * 0.31 + 4 * scale
         x = min(max(float(sector.x), half_width), zmap.width - half_width)
         x = x if half_width * 2 < zmap.width else zmap.width / 2
         block = (len(lines) - 1) * line_height
-        y = min(max(float(sector.y), block / 2 + 36 * scale), zmap.height - block / 2 - 26 * scale)
+        y = min(max(float(sector.y), block / 2 + 38 * scale), zmap.height - block / 2 - 30 * scale)
         top = y - block / 2
         tspans = "".join(
             f'<tspan x="{_num(x)}" y="{_num(top + index * line_height)}">{_text(line)}</tspan>'
@@ -224,12 +274,12 @@ def _labels(zmap: ZverogradMap, state: MapState, scale: float) -> str:
         )
         parts.append(
             f'<text class="sector-name" text-anchor="middle" dominant-baseline="middle" font-weight="bold"'
-            f' fill="{INK}" {halo}>{tspans}</text>'
+            f' font-size="{_num(NAME_SIZE * scale)}" fill="{INK}" {halo}>{tspans}</text>'
         )
-        below = top + (len(lines) - 1) * line_height + 17 * scale
+        below = top + (len(lines) - 1) * line_height + (NAME_SIZE + 2) * scale
         parts.append(
             f'<text class="sector-holder" x="{_num(x)}" y="{_num(below)}" text-anchor="middle"'
-            f' dominant-baseline="middle" font-size="{_num(12 * scale)}" fill="{INK}" {halo}>'
+            f' dominant-baseline="middle" font-size="{_num(HOLDER_SIZE * scale)}" fill="{INK}" {halo}>'
             f"{_text(holder_label(now.owner))}</text>"
         )
         above = top - 24 * scale
@@ -283,8 +333,8 @@ def _legend_columns(zmap: ZverogradMap, scale: float) -> int:
     return max(1, int((zmap.width - 14 * scale) // (_LEGEND_ITEM * scale)))
 
 
-def _legend_height(zmap: ZverogradMap, scale: float) -> float:
-    rows = -(-7 // _legend_columns(zmap, scale))
+def _legend_height(zmap: ZverogradMap, scale: float, entries: int) -> float:
+    rows = -(-entries // _legend_columns(zmap, scale))
     return (rows * _LEGEND_ROW + 20) * scale
 
 
@@ -297,7 +347,14 @@ def _swatch(x: float, y: float, *, scale: float, owner: Bloc | None, colour: str
     )
 
 
-def _legend(zmap: ZverogradMap, state: MapState, palette: Mapping[str | None, str], scale: float) -> str:
+def _legend(
+    zmap: ZverogradMap,
+    state: MapState,
+    palette: Mapping[str | None, str],
+    scale: float,
+    *,
+    with_battles: bool = False,
+) -> str:
     entries: list[tuple[Callable[[float, float], str], str]] = []
     for owner in (*Bloc, None):
         held = sum(1 for key in zmap.keys if state[key].owner == owner)
@@ -308,6 +365,8 @@ def _legend(zmap: ZverogradMap, state: MapState, palette: Mapping[str | None, st
     for kind in (Fortification.STRONGPOINT, Fortification.BUNKER):
         marker = partial(_fortification_marker, kind, scale=scale, css="legend-fortification")
         entries.append((marker, kind.value.capitalize()))
+    if with_battles:
+        entries.append((partial(_stake_swatch, scale=scale), "At stake"))
     columns = _legend_columns(zmap, scale)
     parts = [f'<g class="legend" transform="translate(0 {_num(zmap.height + 10 * scale)})">']
     for index, (draw, label) in enumerate(entries):
@@ -320,3 +379,80 @@ def _legend(zmap: ZverogradMap, state: MapState, palette: Mapping[str | None, st
         )
     parts.append("</g>")
     return "\n".join(parts)
+
+
+def _stake_swatch(x: float, y: float, *, scale: float) -> str:
+    size = 20 * scale
+    return (
+        f'<rect class="legend-at-stake" x="{_num(x - size / 2)}" y="{_num(y - size / 2)}" width="{_num(size)}"'
+        f' height="{_num(size)}" fill="{PAPER}" stroke="{INK}" stroke-width="{_num(3 * scale)}"'
+        f' stroke-dasharray="{_num(5 * scale)} {_num(3 * scale)}"/>'
+    )
+
+
+def _battles(
+    zmap: ZverogradMap,
+    state: MapState,
+    cells: tuple[Polygon, ...],
+    at_stake: Mapping[str, list[MapBattle]],
+    palette: Mapping[str | None, str],
+    scale: float,
+) -> str:
+    """Each sector at stake outlined in dashes; an arrow from a neighbour the attacker's bloc holds."""
+    parts = ['<g class="battles" pointer-events="none" aria-hidden="true">']
+    for key in zmap.keys:
+        if key not in at_stake:
+            continue
+        index = zmap.keys.index(key)
+        parts.append(
+            f'<polygon class="at-stake" data-sector="{_attr(key)}" points="{_points(cells[index])}" fill="none"'
+            f' stroke="{INK}" stroke-width="{_num(6 * scale)}" stroke-dasharray="{_num(14 * scale)} {_num(8 * scale)}"'
+            ' stroke-linejoin="round"/>'
+        )
+        target = zmap.sector(key)
+        arrows: set[str] = set()
+        for battle in at_stake[key]:
+            bloc = battle.attacker_bloc
+            # An attacker fighting over its own bloc's sector comes from nowhere else: no arrow.
+            if bloc.value in arrows or state[key].owner == bloc:
+                continue
+            arrows.add(bloc.value)
+            sources = [
+                zmap.sector(n)
+                for n in sorted(target.neighbours)
+                if n in zmap and state[n].owner == bloc and n != key
+            ]
+            if not sources:
+                continue
+            source = min(sources, key=lambda s: ((s.x - target.x) ** 2 + (s.y - target.y) ** 2, s.key))
+            parts.append(_arrow(source, target, palette[bloc.value], bloc, scale))
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _arrow(source: SectorSpec, target: SectorSpec, colour: str, bloc: Bloc, scale: float) -> str:
+    """A thick arrow across the border, from the attacker's side towards the sector at stake."""
+    dx, dy = float(target.x - source.x), float(target.y - source.y)
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    start = (source.x + dx * 0.35, source.y + dy * 0.35)
+    tip = (source.x + dx * 0.7, source.y + dy * 0.7)
+    head = 16 * scale
+    base = (tip[0] - ux * head, tip[1] - uy * head)
+    wing = (-uy * head * 0.6, ux * head * 0.6)
+    head_points: Polygon = (
+        tip,
+        (base[0] + wing[0], base[1] + wing[1]),
+        (base[0] - wing[0], base[1] - wing[1]),
+    )
+    return (
+        f'<g class="attack-arrow" data-from="{_attr(source.key)}" data-to="{_attr(target.key)}"'
+        f' data-bloc="{_attr(bloc.value)}">'
+        f'<line x1="{_num(start[0])}" y1="{_num(start[1])}" x2="{_num(base[0])}" y2="{_num(base[1])}"'
+        f' stroke="{INK}" stroke-width="{_num(9 * scale)}" stroke-linecap="round"/>'
+        f'<line x1="{_num(start[0])}" y1="{_num(start[1])}" x2="{_num(base[0])}" y2="{_num(base[1])}"'
+        f' stroke="{_attr(colour)}" stroke-width="{_num(5 * scale)}" stroke-linecap="round"/>'
+        f'<polygon points="{_points(head_points)}" fill="{_attr(colour)}" stroke="{INK}"'
+        f' stroke-width="{_num(1.5 * scale)}" stroke-linejoin="round"/>'
+        "</g>"
+    )

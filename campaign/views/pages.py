@@ -35,6 +35,7 @@ from campaign.selectors import (
     sectors_for_map,
 )
 from campaign.selectors.hidden_results import log_entries_shown
+from campaign.selectors.map_battles import battles_on_map
 from campaign.selectors.rounds import battle_this_round
 from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
 from campaign.views.presenters import describe_entry, settings_summary
@@ -85,8 +86,10 @@ def map_panel(
     round_number: int | None,
     *,
     highlight: str | None = None,
+    with_battles: bool = False,
 ) -> dict[str, Any]:
-    """The map as SVG and as a table, now (None) or at the end of ``round_number``."""
+    """The map as SVG and as a table, now (None) or at the end of ``round_number``; ``with_battles`` draws
+    the open round's battles on the map as it stands now (the campaign page's map)."""
     if campaign.map_document is None:
         return {"has_map": False}
     zmap = campaign_map(campaign=campaign)
@@ -97,15 +100,21 @@ def map_panel(
     )
     shown = campaign.current_round if round_number is None else round_number
     title = f"{zmap.name}: {'now' if round_number is None else f'at the end of round {round_number}'}"
+    # Only the map as it stands now shows the open round's battles (sectors at stake, who attacks).
+    battles = battles_on_map(campaign=campaign) if with_battles and round_number is None else []
+    battles = [battle for battle in battles if battle.sector in zmap]
     # The engine escapes every text and attribute it writes, so its SVG is safe to embed.
     svg = mark_safe(  # noqa: S308
-        render_map_svg(zmap, state, sector_href=sector_href(campaign), title=title, highlight=highlight)
+        render_map_svg(
+            zmap, state, sector_href=sector_href(campaign), title=title, highlight=highlight, battles=battles
+        )
     )
     rows = [_sector_row(spec, state[spec.key]) for spec in zmap.sectors]
     return {
         "has_map": True,
         "map_name": zmap.name,
         "map_svg": svg,
+        "map_battles": [(zmap.sector(battle.sector).name, battle) for battle in battles],
         "sector_rows": rows,
         "rounds": list(range(campaign.current_round + 1)),
         "shown_round": shown,
@@ -120,7 +129,7 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     round_form = RoundForm(request.GET or None, current_round=campaign.current_round)
     context: dict[str, Any] = {
         "campaign": campaign,
-        **map_panel(campaign, round_form.chosen()),
+        **map_panel(campaign, round_form.chosen(), with_battles=True),
     }
     if request.htmx and request.htmx.target == "campaign-map":
         return render(request, "campaign/_map.html", context)

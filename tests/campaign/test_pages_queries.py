@@ -82,9 +82,10 @@ def _campaign_page_queries(client, campaign, django_assert_num_queries, query: s
     # 5 its enrolments with their players, 6 their current registrations (campaign_for_page),
     # 7 is the user a co-organiser, 8 the user's own enrolment (campaign_access),
     # 9 the map: the sectors now, or the sector log up to the round chosen,
+    # (9b the open round's battles with their sectors and sides, drawn on the map as it stands now only)
     # 10 the player's battle in the open round (for "your battle this round"; admitted players only),
     # 11 the registered lists with their players
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(11 if query else 12):
         response = client.get(reverse("campaign:detail", args=[campaign.pk]) + query)
     assert response.status_code == 200
     return response.content

@@ -13,6 +13,7 @@ from armies.blocs import Bloc
 from campaign.engine import (
     DEFAULT_COLOURS,
     Fortification,
+    MapBattle,
     SectorSpec,
     Terrain,
     ZverogradMap,
@@ -48,7 +49,8 @@ def test_it_draws_an_accessible_svg_with_a_fixed_view_box() -> None:
     root = draw(zmap, title="Zverograd, round 3")
 
     assert root.tag == f"{SVG}svg"
-    assert root.get("role") == "img"
+    # A named group of links: an image (role="img") may not hold focusable links.
+    assert root.get("role") == "group"
     assert root.get("viewBox", "").startswith("0 0 1000 ")
     assert root.get("width") == "100%"
     assert root.get("height") is None
@@ -71,6 +73,10 @@ def test_it_links_each_sector_to_its_page_once() -> None:
     assert [anchor.get("data-sector") for anchor in anchors] == list(zmap.keys)
     assert [anchor.get("href") for anchor in anchors] == [href(key) for key in zmap.keys]
     assert all(anchor.find(f"{SVG}polygon") is not None for anchor in anchors)
+    # Each link is a tab stop named by its title (the keyboard reaches every sector from the picture).
+    assert all(anchor.get("tabindex") is None for anchor in anchors)
+    names = [anchor.findtext(f"{SVG}title") or "" for anchor in anchors]
+    assert all(name.startswith(spec.name) for name, spec in zip(names, zmap.sectors, strict=True))
 
 
 def test_it_fills_each_sector_with_its_holders_colour() -> None:
@@ -256,3 +262,57 @@ def test_it_draws_any_valid_map(document: dict[str, Any]) -> None:
         polygon = anchor.find(f"{SVG}polygon")
         assert polygon is not None
         assert len(polygon.get("points", "").split()) >= 3
+
+
+def test_it_marks_this_rounds_battles_with_an_arrow_from_the_attackers_side() -> None:
+    zmap = default_map()
+    battles = [
+        MapBattle("memorial-park", "Karl", Bloc.AXIS, "Ivan", Bloc.SSU),
+        MapBattle("brickworks", "Ada", Bloc.ALLIES, "Greta", Bloc.AXIS),
+        MapBattle("monastery-hill", "Ada", Bloc.ALLIES, "Boris", Bloc.SSU),
+    ]
+
+    root = draw(zmap, battles=battles)
+
+    assert sorted(e.get("data-sector", "") for e in of_class(root, "at-stake")) == [
+        "brickworks", "memorial-park", "monastery-hill",
+    ]  # fmt: skip
+    # The Axis holds the Airfield and Kolkhoz Fields beside Memorial Park: the arrow starts in the nearer,
+    # the Airfield; the Allies hold the Port beside the Brickworks; no Allied sector touches the Monastery Hill.
+    arrows = {
+        (e.get("data-from"), e.get("data-to"), e.get("data-bloc")) for e in of_class(root, "attack-arrow")
+    }
+    assert arrows == {("airfield", "memorial-park", "Axis"), ("port", "brickworks", "Allies")}
+    park = next(a for a in links(root) if a.get("data-sector") == "memorial-park")
+    assert park.get("data-at-stake") == "true"
+    assert "at stake this round: Karl (Axis) attacks Ivan (SSU)" in (park.findtext(f"{SVG}title") or "")
+    assert "3 sectors at stake this round." in (root.findtext(f"{SVG}desc") or "")
+    assert len(of_class(root, "legend-at-stake")) == 1
+
+
+def test_without_battles_it_draws_no_stake_and_no_legend_entry_for_it() -> None:
+    root = draw(default_map())
+
+    assert (
+        of_class(root, "at-stake")
+        == of_class(root, "attack-arrow")
+        == of_class(root, "legend-at-stake")
+        == []
+    )
+    assert "at stake" not in (root.findtext(f"{SVG}desc") or "")
+
+
+def test_it_refuses_a_battle_over_a_sector_the_map_does_not_have() -> None:
+    with pytest.raises(ValueError, match="nowhere"):
+        draw(default_map(), battles=[MapBattle("nowhere", "Karl", Bloc.AXIS, "Ivan", Bloc.SSU)])
+
+
+def test_it_draws_no_arrow_for_an_attacker_over_its_own_blocs_sector() -> None:
+    zmap = default_map()
+    state = zmap.initial_state()
+    state["memorial-park"] = replace(state["memorial-park"], owner=Bloc.AXIS)
+
+    root = draw(zmap, state, battles=[MapBattle("memorial-park", "Karl", Bloc.AXIS, "Ivan", Bloc.SSU)])
+
+    assert [e.get("data-sector") for e in of_class(root, "at-stake")] == ["memorial-park"]
+    assert of_class(root, "attack-arrow") == []
