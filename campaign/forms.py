@@ -32,7 +32,7 @@ from campaign.options import (
 )
 from campaign.services.webhooks import webhook_url_check
 from core.errors import DomainError
-from core.http import describe_error
+from core.http import form_refusal
 from rules.engine.ruleset import SWITCHES, RuleSet
 
 Choices = list[tuple[str, Any]]
@@ -65,7 +65,7 @@ def field_for_error(form: forms.BaseForm, path: str) -> str | None:
 
 def add_service_error(form: forms.BaseForm, exc: DomainError) -> None:
     """Show a service's refusal next to the field it names; what was typed stays in the bound form."""
-    form.add_error(field_for_error(form, exc.field), describe_error(exc))
+    form.add_error(field_for_error(form, exc.field), form_refusal(exc))
 
 
 def faction_choices(factions: Iterable[Faction], *, bloc: str = "") -> Choices:
@@ -222,7 +222,12 @@ class CampaignSettingsForm(forms.Form):
             name = f"tiebreaker_{index + 1}"
             value = data.get(name)
             if value and value in seen:
-                self.add_error(name, f"already chosen as the {seen[value]} tiebreaker [duplicate]")
+                self.add_error(
+                    name,
+                    forms.ValidationError(
+                        f"already chosen as the {seen[value]} tiebreaker", code="duplicate"
+                    ),
+                )
             elif value:
                 seen[value] = ORDINALS[index]
         return data
@@ -231,7 +236,7 @@ class CampaignSettingsForm(forms.Form):
         try:
             return webhook_url_check(self.cleaned_data.get("webhook_url", ""))
         except DomainError as exc:
-            raise forms.ValidationError(describe_error(exc)) from exc
+            raise form_refusal(exc) from exc
 
     def changes(self) -> dict[str, Any]:
         """The settings to hand to ``campaign_update``: every one the form may change."""

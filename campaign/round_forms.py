@@ -23,7 +23,7 @@ from campaign.engine.missions import MISSIONS, Mission
 from campaign.forms import SectorForm, field_for_error
 from campaign.models import Battle, Sector
 from core.errors import DomainError
-from core.http import describe_error
+from core.http import form_refusal
 
 Choices = list[tuple[Any, Any]]
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
@@ -33,7 +33,7 @@ def add_refusal(form: forms.BaseForm, exc: DomainError, aliases: dict[str, str] 
     """A service's refusal next to the field it names (``aliases`` renames the service's field paths)."""
     head = exc.field.removeprefix("$").removeprefix(".").split(".", 1)[0].split("[", 1)[0]
     field = (aliases or {}).get(head) or field_for_error(form, exc.field)
-    form.add_error(field if field in form.fields else None, describe_error(exc))
+    form.add_error(field if field in form.fields else None, form_refusal(exc))
 
 
 def _offered(field: forms.Field, accepted: Choices, shown: Choices) -> None:

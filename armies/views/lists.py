@@ -18,7 +18,7 @@ from armies.services import army_lists as lists
 from armies.services.army_lists import ArmyListError
 from armies.views.common import army_list_or_404
 from armies.views.panels import builder_context
-from core.http import HtmxHttpRequest, acting_user, bound, describe_error
+from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
 
 
 @login_required
@@ -57,7 +57,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
                 points_limit=data["points_limit"], faction=data["faction"] or None, role=data["role"] or None,
             )  # fmt: skip
         except ArmyListError as exc:
-            form.add_error(field_for_path(form, exc.field), f"{exc.message} [{exc.code}]")
+            form.add_error(field_for_path(form, exc.field), form_refusal(exc))
         else:
             messages.success(request, f"Created {army_list.name}. Add units from the catalogue.")
             return redirect("armies:builder", pk=army_list.pk)
@@ -82,7 +82,7 @@ def import_list(request: HtmxHttpRequest) -> HttpResponse:
                     owner=acting_user(request), document=document, catalogue=catalogue
                 )
             except ArmyListError as exc:
-                form.add_error(None, describe_error(exc))
+                form.add_error(None, form_refusal(exc))
             else:
                 messages.success(request, f"Imported {army_list.name} with the {catalogue} catalogue.")
                 return redirect("armies:builder", pk=army_list.pk)

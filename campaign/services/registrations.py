@@ -47,7 +47,7 @@ def campaign_terms(
 
 
 def _problems_sentence(verdict: v.Verdict) -> str:
-    shown = "; ".join(f"{p.message} [{p.code}]" for p in verdict.errors[:3])
+    shown = "; ".join(p.message for p in verdict.errors[:3])
     more = len(verdict.errors) - 3
     return f"the list breaks the campaign's rules: {shown}" + (f" (and {more} more)" if more > 0 else "")
 

@@ -134,6 +134,7 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if access.enrolment and access.is_admitted
         else None,
         can_manage=manages,
+        # Organisers may play in their own campaign, but they do not "ask" themselves: they get their own words.
         can_join=can_join(user, campaign),
         can_withdraw=can_withdraw(user, campaign),
         can_leave=can_leave(user, campaign),

@@ -203,7 +203,9 @@ def test_it_offers_each_person_the_buttons_they_may_use(client, open_campaign, o
     )
     assert (join in for_stranger, withdraw in for_stranger, dashboard in for_stranger) == (True, False, False)
     assert (join in for_player, withdraw in for_player, dashboard in for_player) == (False, True, False)
-    assert (join in for_organiser, dashboard in for_organiser) == (True, True)
+    assert (join in for_organiser, dashboard in for_organiser) == (False, True)
+    assert "Play in it yourself" in for_organiser  # organisers may play, but do not ask themselves to join
+    assert "Play in it yourself" not in for_stranger
 
 
 def test_it_offers_leaving_once_the_campaign_runs(client, open_campaign, player):
