@@ -35,6 +35,7 @@ from campaign.services.pairings import (
     pairings_swap,
 )
 from campaign.views.common import campaign_or_404
+from campaign.views.presenters import plural
 from campaign.views.rounds import round_or_404, rounds_campaign_or_404
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
@@ -164,7 +165,8 @@ def pairings_generate_view(request: HtmxHttpRequest, pk: int, number: int) -> Ht
         return round_page(request, campaign, round, error=describe_error(exc))
     byes = Bye.objects.filter(round=round, published=False).count()
     messages.success(
-        request, f"Drafted {len(battles)} battle(s) and {byes} bye(s): check them, then publish."
+        request,
+        f"Drafted {plural(len(battles), 'battle')} and {plural(byes, 'bye')}: check them, then publish.",
     )
     return redirect("campaign:round", pk=pk, number=number)
 
@@ -232,7 +234,7 @@ def pairings_publish_view(request: HtmxHttpRequest, pk: int, number: int) -> Htt
             error = describe_error(exc)
         else:
             messages.success(
-                request, f"Published round {number}'s pairings: {len(published)} battle(s) scheduled."
+                request, f"Published round {number}'s pairings: {plural(len(published), 'battle')} scheduled."
             )
             return redirect("campaign:round", pk=pk, number=number)
         round.refresh_from_db()

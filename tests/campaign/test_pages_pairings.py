@@ -46,7 +46,7 @@ def test_the_organiser_generates_a_draft_that_players_do_not_see(
     assert response["Location"] == url("round", running_campaign, 1)
     page = client.get(url("round", running_campaign, 1)).content.decode()
     assert page.count('data-testid="draft-battle"') == 3
-    assert "Drafted 3 battle(s) and 0 bye(s)" in page
+    assert "Drafted 3 battles and 0 byes" in page
     # Each battle says why the engine chose as it did.
     assert page.count('class="draft-notes"') == 3
     client.force_login(place("a1").player)
