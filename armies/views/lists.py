@@ -25,9 +25,15 @@ from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
 @require_safe
 def index(request: HtmxHttpRequest) -> HttpResponse:
     # The verdict needs each list's catalogue, built once per catalogue and cached by the selector.
+    army_lists = list(selectors.army_lists_for_owner(owner=acting_user(request)))
+    names = selectors.faction_names(catalogue_ids=(army_list.catalogue_id for army_list in army_lists))
     rows = [
-        (army_list, selectors.army_list_verdict(army_list=army_list))
-        for army_list in selectors.army_lists_for_owner(owner=acting_user(request))
+        (
+            army_list,
+            selectors.army_list_verdict(army_list=army_list),
+            selectors.faction_shown(names, army_list.catalogue_id, army_list.faction),
+        )
+        for army_list in army_lists
     ]
     return render(request, "armies/lists/index.html", {"rows": rows})
 

@@ -230,5 +230,6 @@ def test_its_explanations_name_sectors_by_their_names_and_count_in_words() -> No
     assert "Sector " not in sector_note
     roles = next(e.message for e in battle.explanations if e.code == "roles")
     assert "1 attack," in roles or "1 defence" in roles  # one battle each so far: singular words
-    assert "1 attacks" not in roles and "1 defences" not in roles
+    assert "1 attacks" not in roles
+    assert "1 defences" not in roles
     assert "seed" not in roles
