@@ -37,6 +37,7 @@ from campaign.services.pairings import (
 from campaign.views.common import campaign_or_404
 from campaign.views.presenters import plural
 from campaign.views.rounds import round_or_404, rounds_campaign_or_404
+from campaign.views.sections import battle_statuses
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
 
@@ -51,6 +52,7 @@ class BattleRow:
     battle: Battle
     mission: Mission
     mine: bool
+    status: str  # in words, as every page says it (``battle_statuses``)
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,7 @@ def round_page(
     own = campaign_access(user, campaign).enrolment
     mine = own.pk if own is not None else None
     drafts = [b for b in battles if b.status == BattleStatus.DRAFT]
+    statuses = battle_statuses(request, campaign, [b for b in battles if b.status != BattleStatus.DRAFT])
     context: dict[str, Any] = {
         "campaign": campaign,
         "round": round,
@@ -121,7 +124,7 @@ def round_page(
         "can_run": organiser,
         "error": error,
         "battles": [
-            BattleRow(b, battle_mission(b), mine in (b.attacker_id, b.defender_id))
+            BattleRow(b, battle_mission(b), mine in (b.attacker_id, b.defender_id), statuses[b.pk])
             for b in battles
             if b.status != BattleStatus.DRAFT
         ],

@@ -228,7 +228,8 @@ def test_confirming_a_report_someone_else_answered_first_is_a_409_showing_it_now
     page = response.content.decode()
     error = re.search(r'data-testid="report-error">(.*?)</p>', page, re.S).group(1)
     assert "Someone acted on this report first" in error
-    assert "report-changed" in error
+    assert "the report is void now" in error
+    assert "report-changed" not in error  # the code is the API's
     assert 'data-testid="report-status">Void<' in page
     assert 'data-testid="confirm-form"' not in page
 
