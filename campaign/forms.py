@@ -351,7 +351,7 @@ class CoOrganiserForm(forms.Form):
         username = str(self.cleaned_data["username"]).strip()
         user = get_user_model().objects.filter(username__iexact=username).first()
         if user is None:
-            raise forms.ValidationError("No one on the site has that username [unknown-user]")
+            raise forms.ValidationError("No one on the site has that username", code="unknown-user")
         self.cleaned_data["user"] = user
         return username
 
@@ -386,7 +386,8 @@ class MapUploadForm(forms.Form):
         if upload.size is not None and upload.size > limits.MAX_MAP_BYTES:
             raise forms.ValidationError(
                 f"A map file is at most {limits.MAX_MAP_BYTES // 1024} kB (this one is "
-                f"{upload.size // 1024:,} kB) [too-large]"
+                f"{upload.size // 1024:,} kB)",
+                code="too-large",
             )
         return bytes(upload.read(limits.MAX_MAP_BYTES + 1))
 

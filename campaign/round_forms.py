@@ -83,7 +83,10 @@ class SwapForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("first") is not None and data.get("first") == data.get("second"):
-            self.add_error("second", "Choose two different players to swap [pairing-same-player]")
+            self.add_error(
+                "second",
+                forms.ValidationError("Choose two different players to swap", code="pairing-same-player"),
+            )
         return data
 
 
@@ -223,7 +226,7 @@ class LedgerAdjustForm(forms.Form):
     def clean_amount(self) -> int:
         amount = int(self.cleaned_data["amount"])
         if amount == 0:
-            raise forms.ValidationError("Give or take at least one point [out-of-range]")
+            raise forms.ValidationError("Give or take at least one point", code="out-of-range")
         return amount
 
 

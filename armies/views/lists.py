@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -81,7 +82,10 @@ def import_list(request: HtmxHttpRequest) -> HttpResponse:
         document = form.cleaned_data["document"]
         catalogue = form.cleaned_data["catalogue"] or selectors.catalogue_for_list_document(document=document)
         if catalogue is None:
-            form.add_error("catalogue", "No catalogue has been imported yet [catalogue-missing]")
+            form.add_error(
+                "catalogue",
+                forms.ValidationError("No catalogue has been imported yet", code="catalogue-missing"),
+            )
         else:
             try:
                 army_list = lists.army_list_import(
