@@ -42,7 +42,7 @@ class AccountChecks:
 class SignUpForm(AccountChecks, UserCreationForm[User]):
     # The display name may stay empty; the e-mail may not, so the labels say which is which.
     email = forms.EmailField(
-        required=True, label="E-mail (required)", help_text="We use it only to reset your password."
+        required=True, label="Email (required)", help_text="We use it only to reset your password."
     )
 
     class Meta(UserCreationForm.Meta):

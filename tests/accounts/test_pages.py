@@ -35,7 +35,7 @@ def test_it_signs_up_and_logs_in_a_new_player(client):
 def test_its_sign_up_form_says_which_fields_are_required(client):
     page = client.get("/accounts/sign-up/").content.decode()
 
-    assert "E-mail (required)" in page
+    assert "Email (required)" in page
     assert "Display name (optional)" in page
     assert re.search(r'<input type="email" name="email"[^>]* required', page)
 
