@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.http import HttpRequest
+
 from battles.models import BattleReport
 from battles.permissions import can_view_report, can_view_result
 from battles.presenters import battle_label
@@ -61,7 +63,7 @@ def name_battles(
     return words
 
 
-def status_words(request: HtmxHttpRequest, campaign: Campaign, battles: Sequence[Battle]) -> dict[int, str]:
+def status_words(request: HttpRequest, campaign: Campaign, battles: Sequence[Battle]) -> dict[int, str]:
     """A reported battle's status as its report stands ("Waiting for the opponent", "Disputed"), where the
     viewer may see the report; to anyone else it stays "Reported" (one query, none without a reported battle)."""
     reported = {battle.pk: battle for battle in battles if battle.status == BattleStatus.REPORTED}

@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.http import HttpRequest
+
 from campaign.models import Battle, Campaign, LogEntry
 from campaign.views.presenters import BattleWords
 from core.http import HtmxHttpRequest
@@ -30,7 +32,7 @@ from core.http import HtmxHttpRequest
 BattleContext = Callable[[HtmxHttpRequest, Campaign, Battle, Mapping[str, Any]], dict[str, Any]]
 DashboardContext = Callable[[HtmxHttpRequest, Campaign], dict[str, Any]]
 BattleNamer = Callable[[HtmxHttpRequest, Campaign, Sequence[LogEntry]], Mapping[int, BattleWords]]
-StatusNamer = Callable[[HtmxHttpRequest, Campaign, Sequence[Battle]], Mapping[int, str]]
+StatusNamer = Callable[[HttpRequest, Campaign, Sequence[Battle]], Mapping[int, str]]
 
 
 # Template name -> the function giving it its context.
