@@ -60,9 +60,7 @@ def register_status_namer(namer: StatusNamer) -> None:
         _status_namers.append(namer)
 
 
-def battle_statuses(
-    request: HtmxHttpRequest, campaign: Campaign, battles: Sequence[Battle]
-) -> dict[int, str]:
+def battle_statuses(request: HttpRequest, campaign: Campaign, battles: Sequence[Battle]) -> dict[int, str]:
     """Each battle's status in words (by id), the same on every page that shows it."""
     shown = {battle.pk: str(battle.get_status_display()) for battle in battles}
     for namer in _status_namers:
