@@ -40,11 +40,15 @@ class AccountChecks:
 
 
 class SignUpForm(AccountChecks, UserCreationForm[User]):
-    email = forms.EmailField(required=True, help_text="Used only to reset your password.")
+    # The display name may stay empty; the e-mail may not, so the labels say which is which.
+    email = forms.EmailField(
+        required=True, label="Email (required)", help_text="We use it only to reset your password."
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "display_name", "email")
+        labels = {"display_name": "Display name (optional)"}
 
 
 class ProfileForm(AccountChecks, forms.ModelForm[User]):

@@ -268,7 +268,12 @@ class ListDocumentForm(forms.Form):
         except v.TermsError as exc:
             for problem in exc.problems:
                 name = TERMS_FIELDS.get(problem.field.split("[", 1)[0])
-                self.add_error(name, f"{problem.message[:1].upper()}{problem.message[1:]} [{problem.code}]")
+                self.add_error(
+                    name,
+                    forms.ValidationError(
+                        f"{problem.message[:1].upper()}{problem.message[1:]}", code=problem.code
+                    ),
+                )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

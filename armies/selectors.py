@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,6 +146,21 @@ def army_list_for_actor(*, user: Any, pk: int, change: bool) -> ArmyList | None:
 
 def army_lists_for_owner(*, owner: User) -> QuerySet[ArmyList]:
     return ArmyList.objects.filter(owner=owner).select_related("catalogue").order_by("-updated_at")
+
+
+def faction_names(*, catalogue_ids: Iterable[int]) -> dict[tuple[int, str], str]:
+    """(catalogue id, faction key) -> the faction's name, for pages that name a list's faction (one query)."""
+    rows = Faction.objects.filter(catalogue_id__in=set(catalogue_ids)).values_list(
+        "catalogue_id", "key", "name"
+    )
+    return {(catalogue_id, key): name for catalogue_id, key, name in rows}
+
+
+def faction_shown(names: dict[tuple[int, str], str], catalogue_id: int | None, key: str) -> str:
+    """The faction's name; a key its catalogue no longer has reads as words ("coastal-raiders": "Coastal raiders")."""
+    if not key:
+        return ""
+    return names.get((catalogue_id or 0, key)) or key.replace("-", " ").capitalize()
 
 
 def army_list_plain(*, army_list: ArmyList) -> v.ArmyList:

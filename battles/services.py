@@ -93,7 +93,7 @@ def _judge(battle: Battle, data: ReportInput) -> judging.Judgement:
             continue
         verdict = battle_list_check(battle=battle, side=side, registration=registration)  # type: ignore[arg-type]
         if verdict.errors:
-            shown = "; ".join(f"{p.message} [{p.code}]" for p in verdict.errors[:3])
+            shown = "; ".join(p.message for p in verdict.errors[:3])
             problems.append(FieldProblem(f"{side}_registration", "list-not-legal-for-battle",
                                          f"{registration.name} breaks the battle's terms: {shown}"))  # fmt: skip
     try:

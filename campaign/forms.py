@@ -37,7 +37,7 @@ from campaign.selectors.catalogues import only_catalogue
 from campaign.services.campaigns import AGREEING_SETTINGS, settings_disagreements
 from campaign.services.webhooks import webhook_url_check
 from core.errors import DomainError
-from core.http import describe_error
+from core.http import form_refusal
 from rules.engine.ruleset import SWITCHES, RuleSet
 
 Choices = list[tuple[str, Any]]
@@ -70,7 +70,7 @@ def field_for_error(form: forms.BaseForm, path: str) -> str | None:
 
 def add_service_error(form: forms.BaseForm, exc: DomainError) -> None:
     """Show a service's refusal next to the field it names; what was typed stays in the bound form."""
-    form.add_error(field_for_error(form, exc.field), describe_error(exc))
+    form.add_error(field_for_error(form, exc.field), form_refusal(exc))
 
 
 def faction_choices(factions: Iterable[Faction], *, bloc: str = "") -> Choices:
@@ -264,7 +264,12 @@ class CampaignSettingsForm(forms.Form):
             name = f"tiebreaker_{index + 1}"
             value = data.get(name)
             if value and value in seen:
-                self.add_error(name, f"already chosen as the {seen[value]} tiebreaker [duplicate]")
+                self.add_error(
+                    name,
+                    forms.ValidationError(
+                        f"already chosen as the {seen[value]} tiebreaker", code="duplicate"
+                    ),
+                )
             elif value:
                 seen[value] = ORDINALS[index]
         return data
@@ -273,7 +278,7 @@ class CampaignSettingsForm(forms.Form):
         try:
             return webhook_url_check(self.cleaned_data.get("webhook_url", ""))
         except DomainError as exc:
-            raise forms.ValidationError(describe_error(exc)) from exc
+            raise form_refusal(exc) from exc
 
     def changes(self) -> dict[str, Any]:
         """The settings to hand to ``campaign_update``: every one the form may change."""
@@ -417,7 +422,7 @@ class CoOrganiserForm(forms.Form):
         username = str(self.cleaned_data["username"]).strip()
         user = get_user_model().objects.filter(username__iexact=username).first()
         if user is None:
-            raise forms.ValidationError("No one on the site has that username [unknown-user]")
+            raise forms.ValidationError("No one on the site has that username", code="unknown-user")
         self.cleaned_data["user"] = user
         return username
 
@@ -452,7 +457,8 @@ class MapUploadForm(forms.Form):
         if upload.size is not None and upload.size > limits.MAX_MAP_BYTES:
             raise forms.ValidationError(
                 f"A map file is at most {limits.MAX_MAP_BYTES // 1024} kB (this one is "
-                f"{upload.size // 1024:,} kB) [too-large]"
+                f"{upload.size // 1024:,} kB)",
+                code="too-large",
             )
         return bytes(upload.read(limits.MAX_MAP_BYTES + 1))
 

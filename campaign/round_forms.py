@@ -23,7 +23,7 @@ from campaign.engine.missions import MISSIONS, Mission
 from campaign.forms import SectorForm, field_for_error
 from campaign.models import Battle, Sector
 from core.errors import DomainError
-from core.http import describe_error
+from core.http import form_refusal
 
 Choices = list[tuple[Any, Any]]
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
@@ -33,7 +33,7 @@ def add_refusal(form: forms.BaseForm, exc: DomainError, aliases: dict[str, str] 
     """A service's refusal next to the field it names (``aliases`` renames the service's field paths)."""
     head = exc.field.removeprefix("$").removeprefix(".").split(".", 1)[0].split("[", 1)[0]
     field = (aliases or {}).get(head) or field_for_error(form, exc.field)
-    form.add_error(field if field in form.fields else None, describe_error(exc))
+    form.add_error(field if field in form.fields else None, form_refusal(exc))
 
 
 def _offered(field: forms.Field, accepted: Choices, shown: Choices) -> None:
@@ -83,7 +83,10 @@ class SwapForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("first") is not None and data.get("first") == data.get("second"):
-            self.add_error("second", "Choose two different players to swap [pairing-same-player]")
+            self.add_error(
+                "second",
+                forms.ValidationError("Choose two different players to swap", code="pairing-same-player"),
+            )
         return data
 
 
@@ -223,7 +226,7 @@ class LedgerAdjustForm(forms.Form):
     def clean_amount(self) -> int:
         amount = int(self.cleaned_data["amount"])
         if amount == 0:
-            raise forms.ValidationError("Give or take at least one point [out-of-range]")
+            raise forms.ValidationError("Give or take at least one point", code="out-of-range")
         return amount
 
 

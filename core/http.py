@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib.auth.models import AbstractUser
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
@@ -26,11 +27,25 @@ def acting_user(request: HttpRequest) -> Any:
     return user
 
 
-def describe_error(exc: DomainError) -> str:
-    """A refusal for people: the message, the field at fault and the stable code."""
-    field = exc.field.removeprefix("$").removeprefix(".")
-    where = f" (field: {field})" if field else ""
-    return f"{exc.message}{where} [{exc.code}]"
+class Refusal(str):
+    """A refusal's sentence, as pages show it, still carrying its stable code (for the tests, never shown)."""
+
+    code: str
+
+    def __new__(cls, message: str, code: str) -> Refusal:
+        text = super().__new__(cls, message)
+        text.code = code
+        return text
+
+
+def describe_error(exc: DomainError) -> Refusal:
+    """A refusal for people: its sentence only (the field and the stable code are the API's)."""
+    return Refusal(exc.message, exc.code)
+
+
+def form_refusal(exc: DomainError) -> forms.ValidationError:
+    """A refusal as a form error: its sentence beside the field, its code kept for ``form.has_error``."""
+    return forms.ValidationError(exc.message, code=exc.code)
 
 
 def bound(request: HttpRequest) -> tuple[Any, Any]:

@@ -32,5 +32,5 @@ class AdjustmentForm(forms.Form):
     def clean_points(self) -> int:
         points = int(self.cleaned_data["points"])
         if points == 0:
-            raise forms.ValidationError("Give or take at least one point [out-of-range]")
+            raise forms.ValidationError("Give or take at least one point", code="out-of-range")
         return points

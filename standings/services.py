@@ -130,6 +130,7 @@ def adjustment_add(
         actor=actor if getattr(actor, "is_authenticated", False) else None,
     )  # fmt: skip
     log_write(campaign=locked, kind=LogKind.POINTS_ADJUSTED, subject=f"enrolment:{place.pk}", actor=actor,
-              field="points", after={"points": points, "adjustment": adjustment.pk}, reason=reason)  # fmt: skip
+              field="points", after={"points": points, "adjustment": adjustment.pk, "player": place.display_name},
+              reason=reason)  # fmt: skip
     results_changed(campaign=locked)
     return adjustment

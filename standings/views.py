@@ -31,6 +31,7 @@ from campaign.permissions import can_manage_campaign
 from campaign.round_forms import add_refusal
 from campaign.selectors.rounds import admitted_players, battles_of
 from campaign.views.common import bloc_colour, campaign_or_404
+from campaign.views.sections import battle_statuses
 from core.errors import DomainError
 from core.http import acting_user
 from standings.charts import LineChart, line_chart
@@ -221,6 +222,7 @@ class BattleLine:
     opponent: Enrolment
     side: str
     outcome: str  # "won", "lost", "drawn", or "" when not settled (or still hidden)
+    status: str = ""  # in words, as every page says it (``battle_statuses``)
 
 
 @dataclass(frozen=True)
@@ -262,10 +264,12 @@ def player_context(request: HttpRequest, campaign: Campaign, enrolment_id: int) 
         raise Http404("no such player in this campaign")
     rounds = _rounds(request, campaign)
     standing = player_standing(campaign=campaign, enrolment=place, round_number=rounds.asked)
+    fought = list(battles_of(enrolment=place))
+    statuses = battle_statuses(request, campaign, fought)
     battles = [
         BattleLine(b, b.defender if b.attacker_id == place.pk else b.attacker,
-                   "attacker" if b.attacker_id == place.pk else "defender", _outcome(b, place))
-        for b in battles_of(enrolment=place)
+                   "attacker" if b.attacker_id == place.pk else "defender", _outcome(b, place), statuses[b.pk])
+        for b in fought
     ]  # fmt: skip
     chart: LineChart | None = None
     if standing is not None:

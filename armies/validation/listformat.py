@@ -223,6 +223,26 @@ def army_list_from_json(data: Any) -> ArmyList:
     )
 
 
+# Python's words for the commonest JSON mistakes, as a player would say them.
+_JSON_MISTAKES = {
+    "Extra data": "more text follows the end of the list",
+    "Expecting value": "a value is missing where the text stops being JSON",
+    "Unterminated string starting at": "a text in quotes is never closed",
+    "Expecting ',' delimiter": "a comma is missing between two items",
+    "Expecting property name enclosed in double quotes": "a name is not in double quotes (or a comma is left over)",
+}
+
+
+def _not_json(text: str, exc: json.JSONDecodeError) -> str:
+    if text.strip()[:1] not in ("{", "["):
+        return (
+            "This is plain text, not a list in the JSON format: paste a list exported as JSON "
+            "(Export as JSON in the list builder)"
+        )
+    why = _JSON_MISTAKES.get(exc.msg, exc.msg[:1].lower() + exc.msg[1:])
+    return f"This is not a list in the JSON format: {why}, at line {exc.lineno}, column {exc.colno}"
+
+
 def json_document_from_text(text: str) -> Any:
     """Parse JSON text as pasted by a player; too large or bad JSON is a ListFormatError at ``$``."""
     if len(text) > limits.MAX_DOCUMENT_BYTES:
@@ -232,7 +252,7 @@ def json_document_from_text(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ListFormatError("$", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+        raise ListFormatError("$", _not_json(text, exc)) from exc
     except RecursionError as exc:
         raise ListFormatError("$", "not a list document: nested too deeply") from exc
 

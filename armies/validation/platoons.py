@@ -195,7 +195,8 @@ def _report_gaps(ctx: Context, chart: PlatoonChart, title: str, filling: _Fillin
     if missing:
         ctx.add(
             "platoon-missing-required",
-            f"{title} lacks its required unit(s) for slot(s) {', '.join(map(repr, missing))}; "
+            f"{title} lacks its required {'unit' if len(missing) == 1 else 'units'} for "
+            f"{'slot' if len(missing) == 1 else 'slots'} {', '.join(map(repr, missing))}; "
             "field them or drop the platoon claim",
         )
     if len(filling.mercenaries) > 1:

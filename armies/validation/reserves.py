@@ -41,7 +41,8 @@ def _check_reserve_limit(ctx: Context) -> None:
     allows = "no reserve" if limit == 0 else f"{limit} reserve placement{'s' if limit != 1 else ''}"
     ctx.add(
         "reserve-over-limit",
-        f"The mission allows {allows}, but the list marks {len(marked)} unit(s) for reserve: "
+        f"The mission allows {allows}, but the list marks {len(marked)} unit{'s' if len(marked) != 1 else ''} "
+        "for reserve: "
         f"{ctx.labels(marked)}",
         (entry.id for entry in marked),
     )

@@ -170,7 +170,8 @@ def _totals_lines(army: ArmyList, catalogue: Catalogue, totals: Totals) -> list[
 def _problem_lines(verdict: Verdict) -> list[str]:
     if not verdict.problems:
         return ["No problems: the list may be registered."]
-    head = f"Problems: {len(verdict.errors)} error(s), {len(verdict.warnings)} warning(s)"
+    errors, warnings = len(verdict.errors), len(verdict.warnings)
+    head = f"Problems: {errors} error{'' if errors == 1 else 's'}, {warnings} warning{'' if warnings == 1 else 's'}"
     if verdict.ok:
         head += "; the list may be registered"
     lines = [head]

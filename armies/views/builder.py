@@ -35,7 +35,7 @@ from armies.services import army_lists as lists
 from armies.services.army_lists import ArmyListError
 from armies.views.common import army_list_or_404
 from armies.views.panels import builder_context, unit_picks
-from core.http import HtmxHttpRequest, describe_error
+from core.http import HtmxHttpRequest, describe_error, form_refusal
 
 PAGE = "armies/builder/page.html"
 UPDATE = "armies/builder/_update.html"
@@ -246,7 +246,7 @@ def update_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             )
         except ArmyListError as exc:
             error = exc
-            form.add_error(field_for_path(form, exc.field), f"{exc.message} [{exc.code}]")
+            form.add_error(field_for_path(form, exc.field), form_refusal(exc))
         else:
             if not request.htmx:
                 return _respond(request, army_list, notice="Saved the list's settings.", anchor="settings")

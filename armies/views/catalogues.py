@@ -20,7 +20,7 @@ from armies.importers.types import LINE_KEYS, NO_LINE
 from armies.models import ARMOUR_LETTERS, Catalogue, CatalogueImport, Unit, UnitType
 from armies.permissions import can_import_catalogue
 from armies.services.catalogue_import import CatalogueImportError, catalogue_import_start
-from core.http import HtmxHttpRequest, acting_user, bound
+from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
 
 UNITS_PER_PAGE = 60
 # Column groups of a weapon table: (label, abbreviation, number of armour classes). The
@@ -120,7 +120,7 @@ def catalogue_import(request: HtmxHttpRequest) -> HttpResponse:
             with transaction.atomic():
                 job = catalogue_import_start(files=form.cleaned_data["uploads"], user=acting_user(request))
         except CatalogueImportError as exc:
-            form.add_error("uploads", f"{exc.message} [{exc.code}]")
+            form.add_error("uploads", form_refusal(exc))
         else:
             return redirect("armies:catalogue_import_status", import_id=job.pk)
     return render(request, "armies/catalogues/import.html", {"form": form})

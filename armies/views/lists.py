@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -18,16 +19,22 @@ from armies.services import army_lists as lists
 from armies.services.army_lists import ArmyListError
 from armies.views.common import army_list_or_404
 from armies.views.panels import builder_context
-from core.http import HtmxHttpRequest, acting_user, bound, describe_error
+from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
 
 
 @login_required
 @require_safe
 def index(request: HtmxHttpRequest) -> HttpResponse:
     # The verdict needs each list's catalogue, built once per catalogue and cached by the selector.
+    army_lists = list(selectors.army_lists_for_owner(owner=acting_user(request)))
+    names = selectors.faction_names(catalogue_ids=(army_list.catalogue_id for army_list in army_lists))
     rows = [
-        (army_list, selectors.army_list_verdict(army_list=army_list))
-        for army_list in selectors.army_lists_for_owner(owner=acting_user(request))
+        (
+            army_list,
+            selectors.army_list_verdict(army_list=army_list),
+            selectors.faction_shown(names, army_list.catalogue_id, army_list.faction),
+        )
+        for army_list in army_lists
     ]
     return render(request, "armies/lists/index.html", {"rows": rows})
 
@@ -57,7 +64,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
                 points_limit=data["points_limit"], faction=data["faction"] or None, role=data["role"] or None,
             )  # fmt: skip
         except ArmyListError as exc:
-            form.add_error(field_for_path(form, exc.field), f"{exc.message} [{exc.code}]")
+            form.add_error(field_for_path(form, exc.field), form_refusal(exc))
         else:
             messages.success(request, f"Created {army_list.name}. Add units from the catalogue.")
             return redirect("armies:builder", pk=army_list.pk)
@@ -75,14 +82,17 @@ def import_list(request: HtmxHttpRequest) -> HttpResponse:
         document = form.cleaned_data["document"]
         catalogue = form.cleaned_data["catalogue"] or selectors.catalogue_for_list_document(document=document)
         if catalogue is None:
-            form.add_error("catalogue", "No catalogue has been imported yet [catalogue-missing]")
+            form.add_error(
+                "catalogue",
+                forms.ValidationError("No catalogue has been imported yet", code="catalogue-missing"),
+            )
         else:
             try:
                 army_list = lists.army_list_import(
                     owner=acting_user(request), document=document, catalogue=catalogue
                 )
             except ArmyListError as exc:
-                form.add_error(None, describe_error(exc))
+                form.add_error(None, form_refusal(exc))
             else:
                 messages.success(request, f"Imported {army_list.name} with the {catalogue} catalogue.")
                 return redirect("armies:builder", pk=army_list.pk)

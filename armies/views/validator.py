@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
@@ -25,7 +26,9 @@ def _verdict(form: ListDocumentForm) -> dict[str, Any]:
             document=form.cleaned_data["document"], catalogue_id=chosen.pk if chosen else None, terms=terms
         )
     except selectors.CatalogueMissingError:
-        form.add_error("catalogue", "No catalogue has been imported yet [catalogue-missing]")
+        form.add_error(
+            "catalogue", forms.ValidationError("No catalogue has been imported yet", code="catalogue-missing")
+        )
         return {}
     catalogue, plain_catalogue, plain, verdict = (
         checked.catalogue, checked.plain_catalogue, checked.plain, checked.verdict

@@ -17,8 +17,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from battles.forms import BattleFilterForm
-from battles.models import BattleReport
-from battles.permissions import can_view_report, can_view_result, side_of
+from battles.permissions import can_view_result, side_of
 from battles.selectors import battles_for_listing, places_for_filter
 from campaign.battle_terms import battle_mission
 from campaign.engine.missions import Mission
@@ -26,6 +25,7 @@ from campaign.models import Battle, BattleStatus, Campaign
 from campaign.permissions import campaign_access, can_manage_campaign, can_see_draft_pairings
 from campaign.views.common import campaign_or_404
 from campaign.views.presenters import result_words
+from campaign.views.sections import battle_statuses
 from core.http import HtmxHttpRequest
 
 PER_PAGE = 25
@@ -41,15 +41,9 @@ class BattleLine:
     mine: bool
 
 
-def _line(request: HtmxHttpRequest, campaign: Campaign, battle: Battle) -> BattleLine:
+def _line(request: HtmxHttpRequest, campaign: Campaign, battle: Battle, status: str) -> BattleLine:
     battle.campaign = campaign
     user = request.user
-    report: BattleReport | None = getattr(battle, "report", None)  # None when the battle has no report
-    status = battle.get_status_display()
-    if report is not None:
-        report.battle, report.campaign = battle, campaign
-        if battle.status == BattleStatus.REPORTED and can_view_report(user, report):
-            status = report.get_status_display()
     result, hidden = "", False
     if battle.status == BattleStatus.CONFIRMED:
         if can_view_result(user, battle):
@@ -86,9 +80,11 @@ def battle_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     page = Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
+    shown = list(page.object_list)
+    statuses = battle_statuses(request, campaign, shown)
     context.update(
         page=page,
-        lines=[_line(request, campaign, battle) for battle in page.object_list],
+        lines=[_line(request, campaign, battle, statuses[battle.pk]) for battle in shown],
         query=query.urlencode(),
         filtered=any(form.cleaned_data.get(name) for name in ("round", "player", "status")),
     )

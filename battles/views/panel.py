@@ -27,6 +27,8 @@ _SETTLED = {ReportStatus.CONFIRMED, ReportStatus.RESOLVED}
 def page_report(campaign: Campaign, battle: Battle) -> BattleReport | None:
     """The battle's report, sharing the page's battle and campaign (so permissions ask nothing twice)."""
     report = report_for_battle(battle=battle)
+    # Kept on the battle as select_related("report") would, so the page's status in words asks nothing twice.
+    battle._state.fields_cache["report"] = report
     if report is not None:
         report.battle = battle
         report.campaign = campaign

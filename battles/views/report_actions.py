@@ -23,7 +23,7 @@ from battles.views.panel import RESOLVE_DECISIONS, dispute_form, resolve_form
 from campaign.models import Battle, Campaign
 from campaign.views.battles import battle_page
 from core.errors import ConflictError, DomainError
-from core.http import HtmxHttpRequest, acting_user, describe_error
+from core.http import HtmxHttpRequest, acting_user, describe_error, form_refusal
 
 DONE = {
     "confirm": "Confirmed: the result is recorded.",
@@ -88,7 +88,7 @@ def report_dispute_view(request: HtmxHttpRequest, pk: int, battle_id: int) -> Ht
     except ConflictError as exc:
         return _refused(request, campaign, battle, exc)
     except DomainError as exc:
-        form.add_error("reason" if exc.field == "reason" else None, describe_error(exc))
+        form.add_error("reason" if exc.field == "reason" else None, form_refusal(exc))
         return _refused(request, campaign, battle, None, forms={"dispute": form})
     return _done(request, campaign, battle, "dispute")
 
@@ -112,6 +112,6 @@ def report_resolve_view(request: HtmxHttpRequest, pk: int, battle_id: int, decis
     except ConflictError as exc:
         return _refused(request, campaign, battle, exc)
     except DomainError as exc:
-        form.add_error("reason" if exc.field == "reason" else None, describe_error(exc))
+        form.add_error("reason" if exc.field == "reason" else None, form_refusal(exc))
         return _refused(request, campaign, battle, None, forms={decision: form})
     return _done(request, campaign, battle, decision)

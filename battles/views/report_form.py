@@ -29,6 +29,7 @@ from battles.services import SIDES, report_enter, report_preview, report_resolve
 from battles.views.common import battle_in_campaign, report_or_404
 from campaign.battle_terms import battle_mission
 from campaign.models import Battle, BattleStatus, Campaign, Registration
+from campaign.permissions import can_manage_campaign
 from core.errors import ConflictError, DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
 
@@ -86,6 +87,8 @@ def _page(
         "judgement": judgement,
         "totals": form.totals(),
         "conflict": conflict,
+        # The campaign's menu shows organisers their tools here too (an organiser amends from this page).
+        "can_manage": can_manage_campaign(request.user, campaign),
     }
     return render(request, FORM_PAGE, context, status=status)
 

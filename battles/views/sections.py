@@ -10,13 +10,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.http import HttpRequest
+
+from battles.models import BattleReport
 from battles.permissions import can_view_report, can_view_result
 from battles.presenters import battle_label
 from battles.selectors import battles_by_id, dispute_queue
 from battles.views.panel import report_panel
-from campaign.models import Battle, Campaign, LogEntry, LogKind
+from campaign.models import Battle, BattleStatus, Campaign, LogEntry, LogKind
 from campaign.views.presenters import BattleWords
-from campaign.views.sections import register_battle_namer, register_battle_section, register_dashboard_section
+from campaign.views.sections import (
+    register_battle_namer,
+    register_battle_section,
+    register_dashboard_section,
+    register_status_namer,
+)
 from core.http import HtmxHttpRequest
 
 _BATTLE_KINDS = (LogKind.REPORT_CHANGED, LogKind.RESULT_RECORDED)
@@ -55,7 +63,32 @@ def name_battles(
     return words
 
 
+def status_words(request: HttpRequest, campaign: Campaign, battles: Sequence[Battle]) -> dict[int, str]:
+    """A reported battle's status as its report stands ("Waiting for the opponent", "Disputed"), where the
+    viewer may see the report; to anyone else it stays "Reported" (one query, none without a reported battle)."""
+    reported = {battle.pk: battle for battle in battles if battle.status == BattleStatus.REPORTED}
+    if not reported:
+        return {}
+    cached = {
+        pk: b._state.fields_cache["report"] for pk, b in reported.items() if "report" in b._state.fields_cache
+    }
+    reports = [report for report in cached.values() if report is not None]
+    if len(cached) < len(reported):
+        reports += list(
+            BattleReport.objects.filter(battle_id__in=[pk for pk in reported if pk not in cached])
+        )
+    shown = {}
+    for report in reports:
+        battle = reported[report.battle_id]
+        battle.campaign = campaign
+        report.battle, report.campaign = battle, campaign
+        if can_view_report(request.user, report):
+            shown[battle.pk] = str(report.get_status_display())
+    return shown
+
+
 def register() -> None:
     register_battle_section("battles/_report.html", report_section)
     register_dashboard_section("campaign/dashboard/_disputes.html", disputes_section)
     register_battle_namer(name_battles)
+    register_status_namer(status_words)

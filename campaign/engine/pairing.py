@@ -108,10 +108,15 @@ class PairingContext:
     last_met: Mapping[Pair, int]
     """Keyed by (smaller id, larger id): the round (1 = the oldest of the history) two players last met."""
     names: Mapping[PlayerId, str] = field(default_factory=dict)
+    sector_names: Mapping[SectorKey, str] = field(default_factory=dict)
 
     def who(self, player: PlayerId) -> str:
         """The player as explanations name them: their name, else ``player <id>``."""
         return self.names.get(player) or f"player {player}"
+
+    def where(self, sector: SectorKey) -> str:
+        """The sector as explanations name it: its name, else its key."""
+        return self.sector_names.get(sector) or sector
 
     def both(self, a: PlayerId, b: PlayerId) -> str:
         return f"{_capital(self.who(a))} and {self.who(b)}"
@@ -119,6 +124,11 @@ class PairingContext:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _count(number: int, thing: str) -> str:
+    """``1 attack``, ``2 attacks``."""
+    return f"{number} {thing}{'' if number == 1 else 's'}"
 
 
 @dataclass(frozen=True)
@@ -141,15 +151,15 @@ def generate_pairing(
     *,
     seed: int,
     dense_limit: int = DENSE_LIMIT,
+    sector_names: Mapping[SectorKey, str] | None = None,
 ) -> Pairing:
     """Pair a round; ``history`` is oldest first, ``fronts`` maps (attacker, defender) blocs to sector keys.
 
     ``dense_limit``: rounds with more players who may play are first matched on a certified sample.
+    ``sector_names``: how the explanations name the sectors (else by their keys).
     """
-    blocs = _blocs_of(players)
-    context = PairingContext(
-        blocs, _normalise_fronts(fronts), matching.last_met(history, blocs), _names_of(players)
-    )
+    context = pairing_context(players, history, fronts, sector_names=sector_names)
+    blocs = dict(context.blocs)
     records = matching.records(history, blocs)
     rng = random.Random(seed)  # noqa: S311 - reproducible pairings, not secrets
     order = sorted(blocs)
@@ -159,7 +169,7 @@ def generate_pairing(
     pairs = matching.match(split.playing, blocs, records, context.last_met, len(history), rng, dense_limit)
     notes = _round_notes(split, len(order), sum(1 for pair in pairs if pair in context.last_met))
     oriented = [_orient(a, b, records, context, rng) for a, b in pairs]
-    sectors = _assign_sectors([(att, dfn) for att, dfn, _ in oriented], blocs, context.fronts, rng)
+    sectors = _assign_sectors([(att, dfn) for att, dfn, _ in oriented], context, rng)
     battles = tuple(
         Battle(
             att,
@@ -182,13 +192,18 @@ def generate_pairing(
 
 
 def pairing_context(
-    players: Sequence[Player], history: Sequence[PastRound], fronts: Fronts
+    players: Sequence[Player],
+    history: Sequence[PastRound],
+    fronts: Fronts,
+    *,
+    sector_names: Mapping[SectorKey, str] | None = None,
 ) -> PairingContext:
     """The context edits check against, for a pairing stored and read back (not just generated)."""
     blocs = _blocs_of(players)
     return PairingContext(
-        blocs, _normalise_fronts(fronts), matching.last_met(history, blocs), _names_of(players)
-    )
+        blocs, _normalise_fronts(fronts), matching.last_met(history, blocs), _names_of(players),
+        dict(sector_names or {}),
+    )  # fmt: skip
 
 
 def swap_players(pairing: Pairing, a: PlayerId, b: PlayerId) -> Pairing:
@@ -252,10 +267,11 @@ def set_sector(pairing: Pairing, battle: int, sector: SectorKey | None) -> Pairi
         if sector not in options:
             raise PairingError(
                 "pairing-sector-not-attackable",
-                f"{current.attacker_bloc} cannot attack {sector} on the {current.defender_bloc} front.",
+                f"{current.attacker_bloc} cannot attack {pairing.context.where(sector)} "
+                f"on the {current.defender_bloc} front.",
                 f"battles[{battle}].sector",
             )
-        note = Explanation("organiser-sector", f"Sector {sector} chosen by the organiser.")
+        note = Explanation("organiser-sector", f"{pairing.context.where(sector)} chosen by the organiser.")
         updated = replace(current, sector=sector, no_sector_reason="")
     kept = tuple(
         e for e in current.explanations if not e.code.startswith(("sector", "no-sector", "organiser-sector"))
@@ -326,12 +342,13 @@ def _orient(
         why = "the same balance, and not the attacker of their latest battle"
     else:
         att, dfn = (a, b) if rng.random() < 0.5 else (b, a)
-        why = "the same balance and latest role: the seed's toss"
+        why = "the same balance and latest role: drawn by lot"
     ratt, rdfn = records[att], records[dfn]
     note = Explanation(
         "roles",
-        f"{_capital(context.who(att))} attacks, {why} ({ratt.attacks} attacks, {ratt.defences} defences "
-        f"so far; {context.who(dfn)}: {rdfn.attacks} attacks, {rdfn.defences} defences).",
+        f"{_capital(context.who(att))} attacks, {why} ({_count(ratt.attacks, 'attack')}, "
+        f"{_count(ratt.defences, 'defence')} so far; {context.who(dfn)}: {_count(rdfn.attacks, 'attack')}, "
+        f"{_count(rdfn.defences, 'defence')}).",
     )
     if (blocs[att], blocs[dfn]) not in context.fronts and (blocs[dfn], blocs[att]) in context.fronts:
         note = Explanation(
@@ -344,12 +361,10 @@ def _orient(
 
 
 def _assign_sectors(
-    battles: Sequence[tuple[PlayerId, PlayerId]],
-    blocs: Mapping[PlayerId, Bloc],
-    fronts: Mapping[tuple[Bloc, Bloc], tuple[SectorKey, ...]],
-    rng: random.Random,
+    battles: Sequence[tuple[PlayerId, PlayerId]], context: PairingContext, rng: random.Random
 ) -> list[tuple[SectorKey | None, str, Explanation]]:
     """A sector per battle: a maximum bipartite matching first, then the least used ones (module docstring)."""
+    blocs, fronts = context.blocs, context.fronts
     options = [fronts.get((blocs[att], blocs[dfn]), ()) for att, dfn in battles]
     keys = sorted({key for found in options for key in found})
     rng.shuffle(keys)
@@ -375,10 +390,10 @@ def _assign_sectors(
             reason = f"{blocs[att]} and {blocs[dfn]} share no front line"
             result.append((None, reason, Explanation("no-sector", f"No sector: {reason}.")))
         elif i not in shared:
-            result.append((chosen[i], "", Explanation("sector", f"Sector {chosen[i]}: {front}.")))
+            result.append((chosen[i], "", Explanation("sector", f"{context.where(chosen[i])}: {front}.")))
         else:
             key = chosen[i]
-            note = f"Sector {key}, shared: every sector open to {front} is already fought over this round."
+            note = f"{context.where(key)}, shared: every sector open to {front} is already fought over this round."
             result.append((key, "", Explanation("sector-shared", note)))
     return result
 
@@ -397,7 +412,7 @@ def _sector_after_edit(
     """Keep the sector if the new attacker can still attack it, else the least used one it can."""
     options = ctx.fronts.get((att, dfn), ())
     if sector in options:
-        return sector, "", Explanation("sector", f"Sector {sector} kept.")
+        return sector, "", Explanation("sector", f"{ctx.where(sector)} kept.")
     if not options:
         reason = f"{att} has no sector to attack on the {dfn} front"
         return None, reason, Explanation("no-sector", f"No sector: {reason}.")
@@ -405,7 +420,9 @@ def _sector_after_edit(
     return (
         best,
         "",
-        Explanation("sector", f"Sector {best}: the least used one {att} can attack on the {dfn} front."),
+        Explanation(
+            "sector", f"{ctx.where(best)}: the least used sector {att} can attack on the {dfn} front."
+        ),
     )
 
 
@@ -430,7 +447,7 @@ def _round_notes(split: matching.Split, players: int, repeats: int) -> tuple[Exp
         notes.append(
             Explanation(
                 "repeats-forced",
-                f"{repeats} repeat opponent(s): no fair pairing with as many battles has fewer.",
+                f"{_count(repeats, 'repeat opponent')}: no fair pairing with as many battles has fewer.",
             )
         )
     return tuple(notes)
@@ -458,4 +475,4 @@ def _bye_note(p: PlayerId, byes: int, split: matching.Split, ctx: PairingContext
         why = f"{split.outnumbering} outnumbers the other blocs and its players who play have had more byes"
     else:
         why = "nobody with fewer byes could have sat out instead in a pairing with as many battles"
-    return Explanation("bye", f"{who} sits out ({byes} bye(s) before this round): {why}.")
+    return Explanation("bye", f"{who} sits out ({_count(byes, 'bye')} before this round): {why}.")

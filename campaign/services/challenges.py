@@ -112,7 +112,8 @@ def challenge_issue(
     if open_count >= campaign.max_open_challenges:
         raise CampaignConflictError(
             "too-many-challenges",
-            f"at most {campaign.max_open_challenges} open challenge(s) a round: wait for an answer",
+            f"at most {campaign.max_open_challenges} open "
+            f"challenge{'' if campaign.max_open_challenges == 1 else 's'} a round: wait for an answer",
             "challenger",
         )
     deadline = min(current.deadline, timezone.now() + timedelta(days=campaign.challenge_days))

@@ -34,7 +34,7 @@ from campaign.models import (
     Sector,
     sides_recorded,
 )
-from campaign.selectors import campaign_map, map_state_now, sectors_for_map
+from campaign.selectors import campaign_map, map_state_now, sector_names, sectors_for_map
 from campaign.services import notices
 from campaign.services.log import log_write
 from campaign.services.webhooks import PAIRINGS_PUBLISHED, webhook_round
@@ -135,8 +135,9 @@ def pairings_generate(*, round: Round, actor: Any) -> list[Battle]:
             "too-many-players", f"at most {limits.MAX_PLAYERS_TO_PAIR} players are paired at once"
         )
     pairing = engine.generate_pairing(
-        players, _history(campaign, round.number), fronts(campaign=campaign), seed=round.pairing_seed
-    )
+        players, _history(campaign, round.number), fronts(campaign=campaign), seed=round.pairing_seed,
+        sector_names=sector_names(campaign=campaign),
+    )  # fmt: skip
     battles = _store(campaign, round, pairing)
     log_write(campaign=campaign, kind=LogKind.PAIRING_CHANGED, subject=f"round:{round.number}", actor=actor,
               field="pairings", after={"battles": len(battles), "byes": len(pairing.byes), "draft": True})  # fmt: skip
@@ -153,7 +154,10 @@ def _stored_pairing(campaign: Campaign, round: Round) -> tuple[engine.Pairing, l
     blocs = {pk: place.bloc for pk, place in places.items()}
     ids = {b.attacker_id for b in drafts} | {b.defender_id for b in drafts} | {y.enrolment_id for y in byes}
     players = [engine.Player(pk, Bloc(blocs[pk]), places[pk].display_name) for pk in sorted(ids)]
-    context = engine.pairing_context(players, _history(campaign, round.number), fronts(campaign=campaign))
+    context = engine.pairing_context(
+        players, _history(campaign, round.number), fronts(campaign=campaign),
+        sector_names=sector_names(campaign=campaign),
+    )  # fmt: skip
     battles = tuple(
         engine.Battle(
             b.attacker_id,

@@ -169,7 +169,8 @@ def enrolment_admit(*, enrolment: Enrolment, actor: Any) -> Enrolment:
         )
     if _bloc_is_full(campaign, enrolment.bloc, excluding=enrolment.pk):
         raise CampaignConflictError(
-            "bloc-full", f"{enrolment.bloc} already has {campaign.max_players_per_bloc} players, the campaign's cap",
+            "bloc-full", f"{enrolment.bloc} already has {campaign.max_players_per_bloc} "
+            f"player{'' if campaign.max_players_per_bloc == 1 else 's'}, the campaign's cap",
             "bloc",
         )  # fmt: skip
     admitted = _move(enrolment, frm={EnrolmentStatus.PENDING}, to=EnrolmentStatus.ADMITTED, actor=actor,

@@ -24,6 +24,7 @@ from campaign.models import Campaign, Enrolment, EnrolmentStatus, LogKind, Regis
 from campaign.options import Status
 from campaign.permissions import can_manage_campaign
 from campaign.services.log import log_write
+from core.errors import FieldProblem
 from rules.engine.ruleset import RTZ, RuleSet
 
 # The cards a snapshot keeps of each unit the list uses.
@@ -46,8 +47,11 @@ def campaign_terms(
     )
 
 
+MAX_PROBLEMS_NAMED = 10  # of a refused list's problems, in the API's errors (its answer lists at most 20)
+
+
 def _problems_sentence(verdict: v.Verdict) -> str:
-    shown = "; ".join(f"{p.message} [{p.code}]" for p in verdict.errors[:3])
+    shown = "; ".join(p.message for p in verdict.errors[:3])
     more = len(verdict.errors) - 3
     return f"the list breaks the campaign's rules: {shown}" + (f" (and {more} more)" if more > 0 else "")
 
@@ -107,7 +111,13 @@ def army_list_register(*, enrolment: Enrolment, army_list: ArmyList, actor: Any)
     terms = campaign_terms(campaign=campaign)
     verdict = v.validate(plain, plain_catalogue, terms)
     if verdict.errors:
-        raise CampaignError("list-has-errors", _problems_sentence(verdict), "army_list")
+        sentence = _problems_sentence(verdict)
+        # The API names each problem by its code too; pages show the sentence only.
+        each = [FieldProblem("army_list", p.code, p.message) for p in verdict.errors[:MAX_PROBLEMS_NAMED]]
+        raise CampaignError(
+            "list-has-errors", sentence, "army_list",
+            problems=[FieldProblem("army_list", "list-has-errors", sentence), *each],
+        )  # fmt: skip
     pricing = priced_entries(plain, plain_catalogue, terms)
     registration = Registration.objects.create(
         campaign=campaign, enrolment=enrolment, army_list=army_list, name=army_list.name, bloc=army_list.bloc,

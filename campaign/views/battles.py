@@ -34,7 +34,7 @@ from campaign.views.common import campaign_or_404
 from campaign.views.pages import map_panel
 from campaign.views.pairings import round_page, terms_form
 from campaign.views.rounds import rounds_campaign_or_404
-from campaign.views.sections import battle_sections
+from campaign.views.sections import battle_sections, battle_statuses
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user
 
@@ -135,6 +135,8 @@ def battle_page(
         # What other apps add (the battles app: the battle's report, where its notifications point).
         **battle_sections(request, campaign, battle, section_state),
     }
+    # After the sections: the report they fetched words the status without asking again.
+    context["battle_status"] = battle_statuses(request, campaign, [battle])[battle.pk]
     if battle.sector is not None:
         context.update(map_panel(campaign, None, highlight=battle.sector.key))
     return render(request, "campaign/battle.html", context, status=status)

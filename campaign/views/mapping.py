@@ -26,6 +26,7 @@ from campaign.services.map import campaign_map_load, sector_update
 from campaign.views.common import campaign_or_404, managed_campaign_or_404
 from campaign.views.pages import map_panel
 from campaign.views.presenters import describe_entry
+from campaign.views.sections import battle_statuses
 from core.errors import DomainError, FieldProblem
 from core.http import HtmxHttpRequest, acting_user, bound, describe_error
 
@@ -143,6 +144,8 @@ def sector_page(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
     start = campaign_map(campaign=campaign).initial_state()[key]
     names = {sector.key: sector.name}
     history = sector_history(campaign=campaign, key=key)
+    battles = list(battles_at_sector(sector=sector))
+    statuses = battle_statuses(request, campaign, battles)
     context = {
         "campaign": campaign,
         "sector": sector,
@@ -151,7 +154,7 @@ def sector_page(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
         "form": form if campaign.status != Status.FINISHED or (form is not None and form.errors) else None,
         "start_holder": holder_label(start.owner),
         "history": [describe_entry(entry, names) for entry in history],
-        "battles": [(battle, battle_mission(battle)) for battle in battles_at_sector(sector=sector)],
+        "battles": [(battle, battle_mission(battle), statuses[battle.pk]) for battle in battles],
         **map_panel(campaign, None, highlight=key),
     }
     return render(request, "campaign/sector.html", context)

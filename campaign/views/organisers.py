@@ -23,7 +23,7 @@ from campaign.services.players import placeholder_add, placeholder_claim_link
 from campaign.views.common import managed_campaign_or_404
 from campaign.views.dashboard import DASHBOARD, dashboard_context, managed_page_campaign_or_404
 from core.errors import DomainError
-from core.http import HtmxHttpRequest, acting_user, describe_error
+from core.http import HtmxHttpRequest, acting_user, describe_error, form_refusal
 
 
 def _refused(request: HtmxHttpRequest, pk: int, **overrides: object) -> HttpResponse:
@@ -56,7 +56,7 @@ def co_organiser_add_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             co_organiser_add(campaign=campaign, actor=acting_user(request), user=user)
         except DomainError as exc:
             if exc.field == "user":
-                form.add_error("username", describe_error(exc))
+                form.add_error("username", form_refusal(exc))
             else:
                 add_service_error(form, exc)
         else:

@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from armies.selectors import faction_names, faction_shown
 from campaign.engine.map import Fortification, MapState, SectorSpec, SectorState
 from campaign.engine.svg import holder_label, render_map_svg
 from campaign.forms import RoundForm
@@ -136,6 +137,11 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     user = request.user
     manages = can_manage_campaign(user, campaign)
     access = campaign_access(user, campaign)
+    # The players' factions by name (one query, only when someone chose one).
+    chosen = any(e.faction for e in campaign.enrolments.all())
+    factions = (
+        faction_names(catalogue_ids=[campaign.catalogue_id]) if chosen and campaign.catalogue_id else {}
+    )
     context.update(
         access=access,
         # The player's battle in the open round (one query, for admitted players only).
@@ -143,10 +149,18 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if access.enrolment and access.is_admitted
         else None,
         can_manage=manages,
+        # Organisers may play in their own campaign, but they do not "ask" themselves: they get their own words.
         can_join=can_join(user, campaign),
         can_withdraw=can_withdraw(user, campaign),
         can_leave=can_leave(user, campaign),
-        rosters=[(roster, bloc_colour(roster.bloc)) for roster in rosters(campaign=campaign)],
+        rosters=[
+            (
+                roster,
+                bloc_colour(roster.bloc),
+                [(e, faction_shown(factions, campaign.catalogue_id, e.faction)) for e in roster.players],
+            )
+            for roster in rosters(campaign=campaign)
+        ],
         co_organisers=list(campaign.co_organisers.all()),
         settings_lines=settings_summary(campaign),
         registrations=registrations_for_campaign(campaign=campaign),

@@ -35,7 +35,9 @@ from campaign.services.pairings import (
     pairings_swap,
 )
 from campaign.views.common import campaign_or_404
+from campaign.views.presenters import plural
 from campaign.views.rounds import round_or_404, rounds_campaign_or_404
+from campaign.views.sections import battle_statuses
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
 
@@ -50,6 +52,7 @@ class BattleRow:
     battle: Battle
     mission: Mission
     mine: bool
+    status: str  # in words, as every page says it (``battle_statuses``)
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,7 @@ def round_page(
     own = campaign_access(user, campaign).enrolment
     mine = own.pk if own is not None else None
     drafts = [b for b in battles if b.status == BattleStatus.DRAFT]
+    statuses = battle_statuses(request, campaign, [b for b in battles if b.status != BattleStatus.DRAFT])
     context: dict[str, Any] = {
         "campaign": campaign,
         "round": round,
@@ -120,7 +124,7 @@ def round_page(
         "can_run": organiser,
         "error": error,
         "battles": [
-            BattleRow(b, battle_mission(b), mine in (b.attacker_id, b.defender_id))
+            BattleRow(b, battle_mission(b), mine in (b.attacker_id, b.defender_id), statuses[b.pk])
             for b in battles
             if b.status != BattleStatus.DRAFT
         ],
@@ -166,7 +170,8 @@ def pairings_generate_view(request: HtmxHttpRequest, pk: int, number: int) -> Ht
         return round_page(request, campaign, round, error=describe_error(exc))
     byes = Bye.objects.filter(round=round, published=False).count()
     messages.success(
-        request, f"Drafted {len(battles)} battle(s) and {byes} bye(s): check them, then publish."
+        request,
+        f"Drafted {plural(len(battles), 'battle')} and {plural(byes, 'bye')}: check them, then publish.",
     )
     return redirect("campaign:round", pk=pk, number=number)
 
@@ -234,7 +239,7 @@ def pairings_publish_view(request: HtmxHttpRequest, pk: int, number: int) -> Htt
             error = describe_error(exc)
         else:
             messages.success(
-                request, f"Published round {number}'s pairings: {len(published)} battle(s) scheduled."
+                request, f"Published round {number}'s pairings: {plural(len(published), 'battle')} scheduled."
             )
             return redirect("campaign:round", pk=pk, number=number)
         round.refresh_from_db()

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from campaign.engine.missions import MISSIONS_BY_KEY
 from campaign.forms import switch_label
 from campaign.models import Campaign, EnrolmentStatus, LogEntry, LogKind
 from campaign.options import ResourceHolder, Status, Tiebreaker, UnplayedPolicy
@@ -228,5 +229,88 @@ def describe_entry(
     elif kind == LogKind.ENROLMENT_CHANGED:
         text = _enrolment_text(entry)
     else:
-        text = f"{entry.get_kind_display()}: {entry.subject}"
+        text = _play_text(entry, sector_names)
     return EntryLine(entry=entry, text=text, sector_key=sector_key)
+
+
+def plural(count: Any, one: str, many: str | None = None) -> str:
+    """``1 battle``, ``5 battles`` (``many`` where adding an s is wrong)."""
+    number = int(count) if isinstance(count, int | float | str) and str(count).lstrip("-").isdigit() else 0
+    return f"{number} {one if number == 1 else many or f'{one}s'}"
+
+
+def _round_text(entry: LogEntry) -> str:
+    number = entry.subject.removeprefix("round:")
+    after = entry.after if isinstance(entry.after, Mapping) else {"status": entry.after}
+    status = after.get("status")
+    if status == "closed":
+        parts = []
+        if after.get("unplayed"):
+            parts.append(f"{plural(after['unplayed'], 'battle')} left unplayed")
+        if after.get("results"):
+            parts.append(f"{plural(after['results'], 'hidden result')} took effect")
+        if after.get("income"):
+            parts.append(f"{after['income']} resource points of income paid")
+        return f"Round {number} closed" + (f": {', '.join(parts)}" if parts else "")
+    if status == "open" and entry.before == "closed":
+        return f"Round {number} reopened"
+    return f"Round {number} opened"
+
+
+def _pairing_text(entry: LogEntry) -> str:
+    number = entry.subject.removeprefix("round:")
+    after = entry.after if isinstance(entry.after, Mapping) else {}
+    if not after:  # an edit of the draft: the service names it ("swap", "sector", ...)
+        return f"{_who(entry)} edited the draft pairings of round {number}"
+    counts = f"{plural(after.get('battles', 0), 'battle')}, {plural(after.get('byes', 0), 'bye')}"
+    if after.get("published"):
+        return f"{_who(entry)} published the pairings of round {number} ({counts})"
+    return f"{_who(entry)} drew up pairings for round {number} ({counts})"
+
+
+def _battle_terms_text(entry: LogEntry) -> str:
+    after = entry.after if isinstance(entry.after, Mapping) else {}
+    parts = []
+    mission = MISSIONS_BY_KEY.get(str(after.get("mission", "")))
+    if mission is not None:
+        parts.append(f"mission {mission.name}")
+    if after.get("points_limit"):
+        parts.append(f"{after['points_limit']} AP")
+    return f"{_who(entry)} set a battle's terms" + (f": {', '.join(parts)}" if parts else "")
+
+
+_CHALLENGE_VERBS = {"accepted": "accepted", "declined": "declined", "withdrawn": "withdrew"}
+
+
+def _challenge_text(entry: LogEntry, sector_names: Mapping[str, str]) -> str:
+    after = entry.after
+    if isinstance(after, Mapping):
+        sector = str(after.get("sector", ""))
+        where = f" over {sector_names.get(sector, 'a sector')}" if sector else ""
+        return (
+            f"{after.get('challenger', 'A player')} challenged {after.get('challenged', 'a player')}{where}"
+        )
+    if after == "expired":
+        return "A challenge expired unanswered"
+    return f"{_who(entry)} {_CHALLENGE_VERBS.get(str(after), 'answered')} a challenge"
+
+
+def _play_text(entry: LogEntry, sector_names: Mapping[str, str]) -> str:
+    """The entries of play (lists, rounds, pairings, challenges, points) in words: never their subject's id."""
+    kind, after = entry.kind, entry.after
+    if kind == LogKind.LIST_REGISTERED and isinstance(after, Mapping):
+        player, name, ap = after.get("player", "A player"), after.get("name", "a list"), after.get("ap", "?")
+        return f"{player} registered{' again' if entry.before else ''} {name} ({ap} AP)"
+    if kind == LogKind.ROUND_CHANGED:
+        return _round_text(entry)
+    if kind == LogKind.PAIRING_CHANGED:
+        return _pairing_text(entry)
+    if kind == LogKind.BATTLE_CHANGED:
+        return _battle_terms_text(entry)
+    if kind == LogKind.CHALLENGE_CHANGED:
+        return _challenge_text(entry, sector_names)
+    if kind == LogKind.POINTS_ADJUSTED and isinstance(after, Mapping):
+        points = int(after.get("points", 0) or 0)
+        whose = f"{after['player']}'s" if after.get("player") else "a player's"
+        return f"{_who(entry)} adjusted {whose} campaign points by {points:+d}"
+    return str(entry.get_kind_display())

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from armies.models import ArmyList
+from armies.selectors import faction_names, faction_shown
 from campaign.forms import RegisterListForm, add_service_error
 from campaign.models import Campaign, Enrolment, EnrolmentStatus, Registration
 from campaign.permissions import campaign_access, can_act_for, can_manage_campaign
@@ -109,6 +110,11 @@ def registration_detail(request: HtmxHttpRequest, pk: int, registration_id: int)
         "rows": rows,
         "fortifications": registration.costs.get("fortifications", []),
         "problems": registration.verdict.get("problems", []),
+        "faction_name": faction_shown(
+            faction_names(catalogue_ids=[registration.catalogue_id]),
+            registration.catalogue_id,
+            registration.faction,
+        ),
         "can_manage": can_manage_campaign(request.user, campaign),
     }
     return render(request, "campaign/registration.html", context)

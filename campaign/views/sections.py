@@ -10,7 +10,10 @@ the campaign keeps this registry and the battles app fills it when it loads
   that gives it its context (``state`` carries why an action was refused);
 - a **dashboard section**: the same for the organisers' dashboard;
 - a **battle namer**: how the timeline names the battles its report and result
-  entries are about, and what the viewer may see of each.
+  entries are about, and what the viewer may see of each;
+- a **status namer**: a battle's status in words, the one vocabulary every page
+  uses ("Waiting for the opponent", "Disputed" where the viewer may see the
+  report, else the battle's own "Reported").
 
 With nothing registered the pages show what the campaign alone knows.
 """
@@ -20,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.http import HttpRequest
+
 from campaign.models import Battle, Campaign, LogEntry
 from campaign.views.presenters import BattleWords
 from core.http import HtmxHttpRequest
@@ -27,12 +32,14 @@ from core.http import HtmxHttpRequest
 BattleContext = Callable[[HtmxHttpRequest, Campaign, Battle, Mapping[str, Any]], dict[str, Any]]
 DashboardContext = Callable[[HtmxHttpRequest, Campaign], dict[str, Any]]
 BattleNamer = Callable[[HtmxHttpRequest, Campaign, Sequence[LogEntry]], Mapping[int, BattleWords]]
+StatusNamer = Callable[[HttpRequest, Campaign, Sequence[Battle]], Mapping[int, str]]
 
 
 # Template name -> the function giving it its context.
 _battle_sections: dict[str, BattleContext] = {}
 _dashboard_sections: dict[str, DashboardContext] = {}
 _namers: list[BattleNamer] = []
+_status_namers: list[StatusNamer] = []
 
 
 def register_battle_section(template: str, context: BattleContext) -> None:
@@ -46,6 +53,19 @@ def register_dashboard_section(template: str, context: DashboardContext) -> None
 def register_battle_namer(namer: BattleNamer) -> None:
     if namer not in _namers:
         _namers.append(namer)
+
+
+def register_status_namer(namer: StatusNamer) -> None:
+    if namer not in _status_namers:
+        _status_namers.append(namer)
+
+
+def battle_statuses(request: HttpRequest, campaign: Campaign, battles: Sequence[Battle]) -> dict[int, str]:
+    """Each battle's status in words (by id), the same on every page that shows it."""
+    shown = {battle.pk: str(battle.get_status_display()) for battle in battles}
+    for namer in _status_namers:
+        shown.update(namer(request, campaign, battles))
+    return shown
 
 
 def battle_sections(

@@ -29,6 +29,15 @@ def test_it_signs_up_and_logs_in_a_new_player(client):
     assert user.email == "nadia@example.test"
     assert response.context["user"] == user
     assert b"Welcome to Zverograd, Nadia." in response.content
+    assert b"Welcome back" not in response.content  # one greeting, not two
+
+
+def test_its_sign_up_form_says_which_fields_are_required(client):
+    page = client.get("/accounts/sign-up/").content.decode()
+
+    assert "Email (required)" in page
+    assert "Display name (optional)" in page
+    assert re.search(r'<input type="email" name="email"[^>]* required', page)
 
 
 def test_it_keeps_what_was_typed_when_sign_up_fails(client, stranger):

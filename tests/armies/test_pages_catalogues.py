@@ -270,7 +270,8 @@ def test_it_says_what_is_wrong_with_an_upload(client, quartermaster, files, code
 
     page = response.content.decode()
     assert response.status_code == 200
-    assert code in page
+    assert response.context["form"].has_error("uploads", code)
+    assert code not in page  # the code is the API's
     assert message in page
     assert not CatalogueImport.objects.exists()
 

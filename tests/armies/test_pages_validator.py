@@ -172,4 +172,5 @@ def test_it_tells_htmx_what_is_missing(client, demo):
 def test_it_says_when_there_is_no_catalogue(client):
     response = client.post(URL, {"text": json.dumps(document(Catalogue(version="1")))})
 
-    assert "No catalogue has been imported yet [catalogue-missing]" in response.content.decode()
+    assert "No catalogue has been imported yet" in response.content.decode()
+    assert response.context["form"].has_error("catalogue", "catalogue-missing")

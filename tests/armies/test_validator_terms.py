@@ -221,7 +221,7 @@ def test_it_bounds_the_terms_on_the_page_as_the_api_does(
         # The page says what the API says, with the code the API gives.
         api_error = next(e for e in api["errors"] if e["field"].startswith(f"terms.{field}"))
         assert message.lower().startswith(api_error["message"][:20].lower())
-        assert f"[{api_error['code']}]" in message
+        assert form.has_error(field, api_error["code"])
         assert "open" in response.content.decode().split('data-testid="terms"', 1)[1][:10]
 
 
@@ -230,7 +230,7 @@ def test_it_tells_htmx_about_a_term_out_of_bounds(client, demo_catalogue):
         PAGE, {"text": json.dumps(raid(demo_catalogue)), "reserve_limit": "51"}, headers=HTMX
     )
 
-    assert "Reserve placements the mission allows: Must be from 0 to 50, not 51 [out-of-range]" in (
+    assert "Reserve placements the mission allows: Must be from 0 to 50, not 51<" in (
         response.content.decode()
     )
 

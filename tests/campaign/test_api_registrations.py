@@ -70,7 +70,8 @@ def test_a_list_with_errors_is_refused_naming_the_problem() -> None:
 
     assert response.status_code == 400
     assert response.json()["code"] == "list-has-errors"
-    assert "empty-list" in response.json()["detail"]
+    assert "has no units" in response.json()["detail"]
+    assert "empty-list" in [error["code"] for error in response.json()["errors"]]
 
 
 @pytest.mark.parametrize(("value", "status"), [(0, 400), (2**63, 400), ("seven", 400), (2**63 - 1, 404)])

@@ -38,7 +38,7 @@ def test_the_organiser_pairs_round_one_and_a_player_fortifies_a_sector(
 
     # Generates the pairings: a draft only organisers see, each battle with why.
     page.get_by_role("button", name="Generate pairings").click()
-    expect(page.get_by_text("Drafted 3 battle(s) and 0 bye(s)")).to_be_visible()
+    expect(page.get_by_text("Drafted 3 battles and 0 byes")).to_be_visible()
     expect(page.get_by_test_id("draft-battle")).to_have_count(3)
 
     # And publishes them, confirming first.

@@ -93,11 +93,8 @@ def test_it_shows_a_full_bloc_on_the_request_it_concerns(client, open_campaign, 
     htmx = client.post(url("admit", open_campaign, applicant.pk), headers=HTMX)
 
     assert plain.status_code == 200
-    assert (
-        "Axis already has 1 players, the campaign&#x27;s cap (field: bloc) [bloc-full]"
-        in plain.content.decode()
-    )
-    assert b"[bloc-full]" in htmx.content
+    assert "Axis already has 1 player, the campaign&#x27;s cap" in plain.content.decode()
+    assert b"the campaign&#x27;s cap" in htmx.content
     assert b"<html" not in htmx.content
     assert Enrolment.objects.get(pk=applicant.pk).status == EnrolmentStatus.PENDING
 
@@ -136,7 +133,7 @@ def test_it_shows_a_decision_already_taken_by_another_organiser(client, open_cam
     )
 
     assert response.status_code == 200
-    assert b"[enrolment-changed]" in response.content
+    assert b"nothing was changed" in response.content
 
 
 def test_it_answers_404_for_a_request_of_another_campaign(client, open_campaign, organiser):
@@ -165,7 +162,7 @@ def test_it_shows_why_a_status_change_is_refused(client, open_campaign, organise
     response = client.post(url("status", open_campaign, "start"))
 
     assert response.status_code == 200
-    assert b"[too-few-blocs]" in response.content
+    assert b"a campaign starts when at least two blocs have admitted players" in response.content
     assert Campaign.objects.get(pk=open_campaign.pk).status == Status.REGISTRATION
 
 
@@ -180,7 +177,7 @@ def test_it_opens_registration_and_finishes(client, campaign, organiser, demo_ca
     Campaign.objects.filter(pk=campaign.pk).update(status=Status.RUNNING)
     finished = client.post(url("status", campaign, "finish"))
 
-    assert b"[catalogue-missing]" in refused.content
+    assert b"choose the catalogue lists are checked against" in refused.content
     assert opened.status_code == finished.status_code == 302
     assert Campaign.objects.get(pk=campaign.pk).status == Status.FINISHED
 
@@ -223,11 +220,9 @@ def test_it_names_an_unknown_or_repeated_co_organiser_next_to_the_username(clien
     twice = client.post(url("co_organiser_add", open_campaign), {"co-username": "cora"})
     creator = client.post(url("co_organiser_add", open_campaign), {"co-username": "olga"})
 
-    assert unknown.context["co_form"].errors["username"] == [
-        "No one on the site has that username [unknown-user]"
-    ]
-    assert "[already-organiser]" in twice.context["co_form"].errors["username"][0]
-    assert "[already-organiser]" in creator.context["co_form"].errors["username"][0]
+    assert unknown.context["co_form"].errors["username"] == ["No one on the site has that username"]
+    assert twice.context["co_form"].has_error("username", "already-organiser")
+    assert creator.context["co_form"].has_error("username", "already-organiser")
     assert b'value="nobody"' in unknown.content
 
 
@@ -277,7 +272,7 @@ def test_it_keeps_the_placeholder_form_when_refused(client, open_campaign, organ
     )
 
     form = response.context["placeholder_form"]
-    assert "[bloc-full]" in form.errors["bloc"][0]
+    assert form.has_error("bloc", "bloc-full")
     assert form["name"].value() == "Misha"
     assert not Enrolment.objects.filter(placeholder_name="Misha").exists()
 
@@ -289,4 +284,4 @@ def test_it_refuses_a_claim_link_for_a_place_with_an_account(client, open_campai
     response = client.post(url("claim_link", open_campaign, place.pk))
 
     assert response.status_code == 200
-    assert b"[not-a-placeholder]" in response.content
+    assert b"this place already belongs to an account" in response.content

@@ -56,8 +56,8 @@ def test_a_list_with_errors_is_refused_beside_the_form_and_nothing_registered(
     )
 
     assert response.status_code == 200
-    assert "list-has-errors" in response.content.decode()
-    assert "empty-list" in response.content.decode()
+    assert response.context["form"].has_error("army_list", "list-has-errors")
+    assert "has no units" in response.content.decode()
     assert not Registration.objects.exists()
 
 

@@ -82,7 +82,8 @@ def test_it_refuses_a_list_with_errors_under_the_campaign_terms(ssu_place, playe
         army_list_register(enrolment=ssu_place, army_list=army_list, actor=player)
 
     assert caught.value.code == "list-has-errors"
-    assert "points-limit-exceeded" in caught.value.message
+    assert "over the limit of 10 AP" in caught.value.message
+    assert "points-limit-exceeded" in {problem.code for problem in caught.value.problems}
     assert not Registration.objects.exists()
 
 

@@ -23,6 +23,17 @@ def test_it_greets_a_logged_in_player_by_display_name(client, player):
     assert b"Welcome back, <strong>Pavel</strong>" in response.content
 
 
+def test_its_cards_link_to_what_they_describe(client, player):
+    visitor = client.get("/").content.decode()
+    client.force_login(player)
+    member = client.get("/").content.decode()
+
+    for page, lists in ((visitor, "/validator/"), (member, "/lists/")):
+        assert '<h2><a href="/campaigns/">Campaigns</a></h2>' in page
+        assert f'<h2><a href="{lists}">Army lists</a></h2>' in page
+        assert '<h2><a href="/odds/">Odds</a></h2>' in page
+
+
 def test_it_serves_htmx_from_our_own_static_files(client):
     response = client.get("/static/django_htmx/htmx-2.min.js")
 

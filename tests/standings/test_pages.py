@@ -147,7 +147,8 @@ def test_an_adjustment_refused_by_the_service_is_said_next_to_the_form(league: L
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert "campaign-not-running" in html
+    assert "campaign points are adjusted while the campaign runs" in html
+    assert "campaign-not-running" not in html  # the code is the API's
     assert "Late</textarea>" in html
     assert not Adjustment.objects.exists()
 

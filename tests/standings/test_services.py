@@ -126,7 +126,11 @@ def test_an_adjustment_is_logged_bumps_the_results_version_and_queues_the_recomp
     entry = LogEntry.objects.filter(campaign=league.campaign, kind=LogKind.POINTS_ADJUSTED).get()
     assert (entry.subject, entry.actor, entry.reason) == (f"enrolment:{adjustment.enrolment_id}", organiser,
                                                           "reported a day late")  # fmt: skip
-    assert entry.after == {"points": -3, "adjustment": adjustment.pk}
+    assert entry.after == {
+        "points": -3,
+        "adjustment": adjustment.pk,
+        "player": "S1",
+    }  # the timeline names them
 
 
 @pytest.mark.parametrize(

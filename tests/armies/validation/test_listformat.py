@@ -112,7 +112,25 @@ def test_it_refuses_text_that_is_not_json() -> None:
     with pytest.raises(ListFormatError) as caught:
         army_list_from_json_text("{not json")
     assert caught.value.path == "$"
-    assert "not JSON" in caught.value.reason
+    assert caught.value.reason == (
+        "This is not a list in the JSON format: a name is not in double quotes (or a comma is left over), "
+        "at line 1, column 2"
+    )
+
+
+def test_it_says_pasted_plain_text_is_not_a_json_list() -> None:
+    with pytest.raises(ListFormatError) as caught:
+        army_list_from_json_text("My list\n2x Grauwolf rifle squad")
+    assert caught.value.code == "list-format"  # the API's code stays
+    assert caught.value.reason.startswith("This is plain text, not a list in the JSON format")
+
+
+def test_it_says_where_text_follows_the_list() -> None:
+    with pytest.raises(ListFormatError) as caught:
+        army_list_from_json_text("{} x")
+    assert caught.value.reason == (
+        "This is not a list in the JSON format: more text follows the end of the list, at line 1, column 4"
+    )
 
 
 def test_it_renders_a_legal_list_as_text() -> None:

@@ -51,7 +51,7 @@ def test_it_gives_the_odd_players_bye_to_one_with_the_fewest_byes() -> None:
     assert len(pairing.battles) == 2
     assert pairing.bye_ids == (102,)
     assert pairing.byes[0].explanation.code == "bye"
-    assert "0 bye(s)" in pairing.byes[0].explanation.message
+    assert "0 byes" in pairing.byes[0].explanation.message
 
 
 def test_it_sits_out_the_surplus_of_a_big_bloc_by_fewest_byes() -> None:
@@ -215,3 +215,21 @@ def test_its_explanations_name_players_by_their_names_when_given() -> None:
         "Anya and Pavel have not met before.", "Pavel and Anya have not met before.",
         "Anya and player 3 have not met before.", "Player 3 and Anya have not met before.",
     }  # fmt: skip
+
+
+def test_its_explanations_name_sectors_by_their_names_and_count_in_words() -> None:
+    named = [Player(1, ALLIES, "Anya"), Player(2, AXIS, "Pavel")]
+    names = {key: f"The {key.title()} Quarter" for keys in EVERY_FRONT.values() for key in keys}
+    history = [PastRound(((1, 2),), ())]
+
+    pairing = generate_pairing(named, history, EVERY_FRONT, seed=3, sector_names=names)
+
+    (battle,) = pairing.battles
+    messages = [e.message for e in battle.explanations]
+    sector_note = next(m for m in messages if m.startswith(names[battle.sector or ""]))
+    assert "Sector " not in sector_note
+    roles = next(e.message for e in battle.explanations if e.code == "roles")
+    assert "1 attack," in roles or "1 defence" in roles  # one battle each so far: singular words
+    assert "1 attacks" not in roles
+    assert "1 defences" not in roles
+    assert "seed" not in roles
