@@ -30,6 +30,7 @@ from campaign.selectors.dashboard import (
     RoundWaits,
     round_waits_on,
 )
+from campaign.views.sections import dashboard_sections
 from core.http import HtmxHttpRequest
 
 PANEL = "campaign/dashboard/_needs_action.html"
@@ -166,6 +167,16 @@ def panel(request: HtmxHttpRequest, campaign: Campaign) -> dict[str, Any]:
 
 def panel_poll(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
     context = panel(request, campaign)
-    if request.GET.get("v") == context["panel_digest"]:
+    seen = request.GET.get("v")
+    if seen == context["panel_digest"]:
         return HttpResponse(status=204)
-    return HttpResponse(render_to_string(PANEL, context, request))
+    html = [render_to_string(PANEL, context, request)]
+    if seen:
+        # A page polled: the sections its counts link to (the disputes) come along out of band, or a count's link
+        # would lead to a section still saying "No report is disputed." (none holds a form a swap could wipe).
+        sections = dashboard_sections(request, campaign)
+        html += [
+            render_to_string(template, {**context, **sections, "oob": True}, request)
+            for template in sections["dashboard_sections"]
+        ]
+    return HttpResponse("".join(html))

@@ -8,7 +8,9 @@ the campaign keeps this registry and the battles app fills it when it loads
 
 - a **battle section**: a template the battle's page includes and the function
   that gives it its context (``state`` carries why an action was refused);
-- a **dashboard section**: the same for the organisers' dashboard;
+- a **dashboard section**: the same for the organisers' dashboard; it is also sent out of
+  band when the polled panel changes (its root has an ``id`` and ``hx-swap-oob`` when
+  ``oob``), so it must hold no form a swap would wipe;
 - a **battle namer**: how the timeline names the battles its report and result
   entries are about, and what the viewer may see of each;
 - a **status namer**: a battle's status in words, the one vocabulary every page

@@ -166,7 +166,7 @@ def test_a_campaign_night_from_the_first_battle_to_the_next_rounds_confirmed_rep
         bell_says(anna_page, 1)
         # Still the same dashboard page: its poll brings the dispute.
         dashboard_says(desk, round=1, unreported=0, waiting=0, disputes=1, timeout=15_000)
-        desk.reload()
+        # And the disputes its count links to come with it.
         expect(desk.get_by_test_id("disputes").get_by_test_id("dispute")).to_contain_text(
             "My Marines held: they were never lost."
         )
@@ -231,7 +231,10 @@ def test_a_campaign_night_from_the_first_battle_to_the_next_rounds_confirmed_rep
         bell_says(karl_page, 2)
         karl_page.get_by_test_id("report-link").click()
         karl_page.get_by_role("button", name="One more loss: Gulfport Marine Squad").click()
-        expect(karl_page.get_by_test_id("preview-result")).to_contain_text("Karl")
+        karls_side = (
+            "attacker" if second.attacker.player_id == karl.pk else "defender"
+        )  # as the pairing drew it
+        expect(karl_page.get_by_test_id("preview-result")).to_contain_text(f"Karl ({karls_side}) wins")
         karl_page.get_by_test_id("report-submit").click()
         karl_page.wait_for_url(re.compile(rf"/battles/{second.pk}/$"))
         expect(karl_page.get_by_test_id("report-status")).to_have_text("Waiting for the opponent")
