@@ -25,6 +25,7 @@ from battles.services import (
     report_submit,
 )
 from campaign.engine.map import attack_refusal
+from campaign.errors import CampaignConflictError
 from campaign.models import Battle, Campaign
 from campaign.selectors import campaign_map, map_state_now, sectors_for_map
 from campaign.services.campaigns import co_organiser_add
@@ -179,10 +180,17 @@ def test_closing_the_round_reads_the_report_its_opponent_can_no_longer_answer(
     ).exists()
 
 
-def test_closing_the_round_leaves_the_organisers_disputes_to_settle(battle, report_data, place, organiser):
+def test_a_dispute_stays_unread_until_settled_and_the_round_waits_for_it(
+    battle, report_data, place, organiser
+):
     first = report_submit(battle=battle, actor=place("x1").player, side="attacker", data=report_data())
     report_dispute(report=first, actor=place("a1").player, reason="the keiler never got there")
 
-    round_close(round=battle.round, actor=organiser)
+    with pytest.raises(CampaignConflictError) as refused:
+        round_close(round=battle.round, actor=organiser)
 
+    assert refused.value.code == "disputes-open"
     assert Notification.objects.filter(user=organiser, kind="report-disputed", read_at=None).count() == 1
+    report_resolve(report=first, actor=organiser, decision="accepted", reason="the photos settle it")
+    assert Notification.objects.filter(user=organiser, kind="report-disputed", read_at=None).count() == 0
+    round_close(round=battle.round, actor=organiser)
