@@ -19,17 +19,17 @@ Closing the round then shows the result to everyone at once.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
 
 from campaign.models import Campaign, Sector
 from campaign.services.rounds import round_close
 from standings.services import standings_recompute
+from tests.urlconf import PARAMETER, filled, routes
 
 pytestmark = pytest.mark.django_db
 
@@ -43,21 +43,6 @@ ALSO = (
 # Query strings every address is also asked with: a round, a status filter, a table, a page, a player.
 QUERIES = ("", "?round=1&status=confirmed&table=blocs&page=1", "?round=0&status=reported&table=players")
 _CSRF = re.compile(rb'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
-
-
-def _routes(patterns: list[Any], prefix: str = "", namespace: str = "") -> Iterator[tuple[str, str]]:
-    """Every (route, name) of the URL conf: ``campaigns/<id:pk>/battles/<id:battle_id>/``, ``campaign:battle``."""
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            inner = f"{namespace}:{pattern.namespace}" if namespace and pattern.namespace else (
-                pattern.namespace or namespace
-            )  # fmt: skip
-            yield from _routes(pattern.url_patterns, prefix + str(pattern.pattern), inner)
-        elif isinstance(pattern, URLPattern):
-            yield (
-                prefix + str(pattern.pattern),
-                f"{namespace}:{pattern.name}" if namespace else str(pattern.name),
-            )
 
 
 def _fillings(world: Any) -> dict[str, list[str]]:
@@ -80,19 +65,10 @@ def _fillings(world: Any) -> dict[str, list[str]]:
     }
 
 
-def _fill(route: str, fillings: dict[str, list[str]]) -> list[str]:
-    paths = ["/" + route]
-    for converter, name in re.findall(r"<(\w+):(\w+)>", route):
-        paths = [path.replace(f"<{converter}:{name}>", value) for path in paths for value in fillings[name]]
-    return paths
-
-
 def campaign_addresses(world: Any) -> list[str]:
     fillings = _fillings(world)
-    routes = [
-        route for route, _name in _routes(get_resolver().url_patterns) if route.startswith(CAMPAIGN_ROUTES)
-    ]
-    addresses = [path for route in routes for path in _fill(route, fillings)]
+    campaign_routes = [route for route, _name in routes() if route.startswith(CAMPAIGN_ROUTES)]
+    addresses = [path for route in campaign_routes for path in filled(route, fillings)]
     addresses += [reverse(name) for name in ALSO]
     return sorted(set(addresses))
 
@@ -107,10 +83,10 @@ def _as_route(path: str) -> str:
 
 
 def test_it_walks_every_campaign_get_operation_of_the_schema(report_world):
-    routes = {re.sub(r"<\w+:\w+>", "{}", route) for route, _ in _routes(get_resolver().url_patterns)}
+    known = {PARAMETER.sub("{}", route) for route, _ in routes()}
     campaign_ops = {path for path in _schema_get_paths() if path.startswith("/api/campaigns/{id}/")}
     assert campaign_ops, "the schema names campaign operations"
-    assert {_as_route(path) for path in campaign_ops} <= routes
+    assert {_as_route(path) for path in campaign_ops} <= known
     walked = campaign_addresses(report_world)
     # Every campaign route of the schema was filled and asked for at least once.
     for path in campaign_ops:

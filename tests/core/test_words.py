@@ -17,18 +17,16 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 
 from accounts.models import User
 from armies.models import ArmyList, Catalogue, Faction
 from campaign.engine.missions import MISSIONS_BY_KEY
 from campaign.models import Battle, Campaign, Challenge, Enrolment, LogKind, Registration, Sector
+from tests.urlconf import PARAMETER, filled, routes
 
 pytestmark = pytest.mark.django_db
 
@@ -68,20 +66,6 @@ def visible_text(page: str) -> str:
     return html.unescape(text)
 
 
-def _routes(patterns: list[Any], prefix: str = "", namespace: str = "") -> Iterator[tuple[str, str]]:
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            inner = f"{namespace}:{pattern.namespace}" if namespace and pattern.namespace else (
-                pattern.namespace or namespace
-            )  # fmt: skip
-            yield from _routes(pattern.url_patterns, prefix + str(pattern.pattern), inner)
-        elif isinstance(pattern, URLPattern):
-            yield (
-                prefix + str(pattern.pattern),
-                f"{namespace}:{pattern.name}" if namespace else str(pattern.name),
-            )
-
-
 def _fillings(name: str) -> dict[str, list[str]]:
     campaign = Campaign.objects.get()
     army_lists = [str(pk) for pk in ArmyList.objects.order_by("pk").values_list("pk", flat=True)]
@@ -102,21 +86,16 @@ def _fillings(name: str) -> dict[str, list[str]]:
 def demo_pages() -> dict[str, str]:
     """Every page address of the demo, with its route's name."""
     addresses: dict[str, str] = {}
-    for route, name in _routes(get_resolver().url_patterns):
+    for route, name in routes():
         if route.startswith(SKIPPED_PREFIXES) or route.endswith(SKIPPED_SUFFIXES):
             continue
-        parameters = re.findall(r"<(\w+):(\w+)>", route)
+        parameters = PARAMETER.findall(route)
         fillings = _fillings(name)
         if route.count("<") > len(parameters) or any(
             param not in fillings for _converter, param in parameters
         ):
             continue  # tokens, uuids, answers and actions: addresses of one-off links and posts
-        paths = ["/" + route]
-        for converter, param in parameters:
-            paths = [
-                path.replace(f"<{converter}:{param}>", value) for path in paths for value in fillings[param]
-            ]
-        addresses.update(dict.fromkeys(paths, name))
+        addresses.update(dict.fromkeys(filled(route, fillings), name))
     return dict(sorted(addresses.items()))
 
 
