@@ -80,6 +80,12 @@ def demo_pages() -> tuple[list[str], list[str]]:
         "/notifications/",
     ]
     enrolment = campaign.enrolments.filter(player__username="anna").get()
+    registration = enrolment.registrations.order_by("pk").first()
+    assert registration is not None
+    # A battle of the open round still to report (which one depends on the pairing's draw): the organiser
+    # reaches its report form (to enter the result), as the players reach their own.
+    unreported = Battle.objects.filter(round=open_round, status=BattleStatus.SCHEDULED).order_by("pk").first()
+    assert unreported is not None
     organiser = [
         *shared,
         f"{base}/dashboard/",
@@ -90,8 +96,20 @@ def demo_pages() -> tuple[list[str], list[str]]:
         f"{base}/lists/",
         f"{base}/map/",
         f"{base}/standings/players/{enrolment.pk}/",
+        f"{base}/standings/print/",
+        f"{base}/rounds/{open_round.number}/schedule/",
+        f"{base}/lists/{registration.pk}/",
+        "/campaigns/new/",
+        f"{base}/battles/{unreported.pk}/report/",
     ]
-    player = [*shared, f"/lists/{player_list.pk}/", "/lists/", "/catalogues/", "/accounts/profile/"]
+    player = [
+        *shared,
+        f"/lists/{player_list.pk}/",
+        "/lists/",
+        "/lists/new/",
+        "/catalogues/",
+        "/accounts/profile/",
+    ]
     return organiser, player
 
 
