@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bench_standings  # noqa: E402
-from benchenv import bench_database  # noqa: E402
+from benchenv import bench_database, organiser_client, time_get  # noqa: E402
 
 
 def build(name: str, scale: int) -> Any:
@@ -142,10 +142,7 @@ def run(repeats: int, engine_name: str) -> int:
 
     django.setup()
     from django.core.management import call_command
-    from django.db import connection
-    from django.test import Client
-    from django.test.utils import CaptureQueriesContext, setup_test_environment
-    from rest_framework.test import APIClient
+    from django.test.utils import setup_test_environment
 
     setup_test_environment()
     call_command("migrate", verbosity=0)
@@ -153,14 +150,6 @@ def run(repeats: int, engine_name: str) -> int:
     # Battles in closed rounds would not change a count: the dashboard reads the open round only.
     large, small = build("large", 1), build("small", 10)
     built = time.perf_counter() - began
-
-    def client_for(campaign: Any, api: bool) -> Any:
-        client: Any = APIClient() if api else Client()
-        if api:
-            client.force_authenticate(campaign.organiser)
-        else:
-            client.force_login(campaign.organiser)
-        return client
 
     targets: dict[str, tuple[Callable[[Any], str], bool, float]] = {
         "dashboard page": (lambda c: f"/campaigns/{c.pk}/dashboard/", False, 300.0),
@@ -173,29 +162,14 @@ def run(repeats: int, engine_name: str) -> int:
           f"(set up in {built:.1f} s), x{repeats}")  # fmt: skip
     ok = True
     for name, (url_of, api, target) in targets.items():
-        counts = []
-        for campaign in (small, large):
-            client = client_for(campaign, api)
-            client.get(url_of(campaign))  # warm up: templates, imports
-            with CaptureQueriesContext(connection) as captured:
-                response = client.get(url_of(campaign))
-            assert response.status_code == 200, (name, response.status_code)
-            counts.append(len(captured.captured_queries))
-        client = client_for(large, api)
-        samples, cpu = [], []
-        for _ in range(repeats):
-            started, started_cpu = time.perf_counter(), time.process_time()
-            response = client.get(url_of(large))
-            samples.append((time.perf_counter() - started) * 1000)
-            cpu.append((time.process_time() - started_cpu) * 1000)
-        median = statistics.median(samples)
-        p95 = statistics.quantiles(samples, n=20, method="inclusive")[-1]
-        print(f"  {name}: median {median:.1f} ms   p95 {p95:.1f} ms   (CPU median {statistics.median(cpu):.1f} ms)"
-              f"   {len(response.content) / 1024:.0f} KB   queries {counts[0]} at 50 players, {counts[1]} at 500"
+        timing = time_get(url_of, api, small, large, repeats)
+        print(f"  {name}: median {timing.median_ms:.1f} ms   p95 {timing.p95_ms:.1f} ms   "
+              f"(CPU median {timing.cpu_median_ms:.1f} ms)   {timing.size_bytes / 1024:.0f} KB   "
+              f"queries {timing.queries[0]} at 50 players, {timing.queries[1]} at 500"
               f"   (target: median < {target:.0f} ms)")  # fmt: skip
-        ok = ok and counts[0] == counts[1] and median < target
+        ok = ok and timing.queries[0] == timing.queries[1] and timing.median_ms < target
     # The unchanged poll: the digest the page carries, answered 204.
-    client = client_for(large, False)
+    client = organiser_client(large, False)
     body = client.get(f"/campaigns/{large.pk}/dashboard/waits/").content.decode()
     digest = body.split("dashboard/waits/?v=", 1)[1].split('"', 1)[0]
     samples = []

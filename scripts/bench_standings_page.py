@@ -17,7 +17,6 @@ other work the wall time measures the queue for a core as much as the page.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -28,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bench_standings  # noqa: E402
-from benchenv import bench_database  # noqa: E402
+from benchenv import bench_database, time_get  # noqa: E402
 
 TARGET_MS = 100.0
 
@@ -47,10 +46,7 @@ def run(bench: Any, repeats: int, engine_name: str) -> int:
 
     django.setup()
     from django.core.management import call_command
-    from django.db import connection
-    from django.test import Client
-    from django.test.utils import CaptureQueriesContext, setup_test_environment
-    from rest_framework.test import APIClient
+    from django.test.utils import setup_test_environment
 
     from standings.services import standings_recompute
 
@@ -63,15 +59,6 @@ def run(bench: Any, repeats: int, engine_name: str) -> int:
         standings_recompute(campaign_id=campaign.pk)
     built = time.perf_counter() - began
 
-    def client_for(campaign: Any, api: bool) -> Any:
-        if api:
-            api_client = APIClient()
-            api_client.force_authenticate(campaign.organiser)
-            return api_client
-        client = Client()
-        client.force_login(campaign.organiser)
-        return client
-
     targets: dict[str, tuple[Callable[[Any], str], bool, bool]] = {
         "standings page": (lambda c: f"/campaigns/{c.pk}/standings/", False, True),
         "standings endpoint": (lambda c: f"/api/campaigns/{c.pk}/standings/", True, True),
@@ -82,29 +69,14 @@ def run(bench: Any, repeats: int, engine_name: str) -> int:
           f"{bench.REPORTS:,} reports, {engine_name} (set up in {built:.1f} s), x{repeats}")  # fmt: skip
     ok = True
     for name, (url_of, api, targeted) in targets.items():
-        counts = []
-        for campaign in (small, large):
-            client = client_for(campaign, api)
-            client.get(url_of(campaign))  # warm up: templates, imports
-            with CaptureQueriesContext(connection) as captured:
-                response = client.get(url_of(campaign))
-            assert response.status_code == 200, (name, response.status_code)
-            counts.append(len(captured.captured_queries))
-        client = client_for(large, api)
-        samples, cpu = [], []
-        for _ in range(repeats):
-            started, started_cpu = time.perf_counter(), time.process_time()
-            response = client.get(url_of(large))
-            samples.append((time.perf_counter() - started) * 1000)
-            cpu.append((time.process_time() - started_cpu) * 1000)
-        size = len(response.content)
-        median = statistics.median(samples)
-        p95 = statistics.quantiles(samples, n=20, method="inclusive")[-1]
+        timing = time_get(url_of, api, small, large, repeats)
         target = f"(target: median < {TARGET_MS:.0f} ms)" if targeted else ""
-        queries = f"queries {counts[0]} at {bench.REPORTS // 10:,} reports, {counts[1]} at {bench.REPORTS:,}"
-        print(f"  {name}: median {median:.1f} ms   p95 {p95:.1f} ms   (CPU median {statistics.median(cpu):.1f} ms)"
-              f"   {size / 1024:.0f} KB   {queries} {target}")  # fmt: skip
-        ok = ok and counts[0] == counts[1] and (median < TARGET_MS or not targeted)
+        queries = (f"queries {timing.queries[0]} at {bench.REPORTS // 10:,} reports, "
+                   f"{timing.queries[1]} at {bench.REPORTS:,}")  # fmt: skip
+        print(f"  {name}: median {timing.median_ms:.1f} ms   p95 {timing.p95_ms:.1f} ms   "
+              f"(CPU median {timing.cpu_median_ms:.1f} ms)   {timing.size_bytes / 1024:.0f} KB   "
+              f"{queries} {target}")  # fmt: skip
+        ok = ok and timing.queries[0] == timing.queries[1] and (timing.median_ms < TARGET_MS or not targeted)
     return 0 if ok else 1
 
 

@@ -12,9 +12,13 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import statistics
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,3 +55,58 @@ def bench_database(postgres: bool) -> Iterator[str]:
     with runner.postgres_server() as url:
         _use(str(url), folder)
         yield "PostgreSQL"
+
+
+@dataclass(frozen=True)
+class PageTiming:
+    """One address timed through the whole Django stack: its queries at two sizes, latency and CPU."""
+
+    queries: tuple[int, int]  # (small, large): equal when they do not grow with the data
+    median_ms: float
+    p95_ms: float
+    cpu_median_ms: float
+    size_bytes: int
+
+
+def organiser_client(campaign: Any, api: bool) -> Any:
+    """A client logged in as the campaign's organiser: DRF's for the API, Django's for pages."""
+    from django.test import Client
+    from rest_framework.test import APIClient
+
+    if api:
+        api_client = APIClient()
+        api_client.force_authenticate(campaign.organiser)
+        return api_client
+    client = Client()
+    client.force_login(campaign.organiser)
+    return client
+
+
+def time_get(url_of: Callable[[Any], str], api: bool, small: Any, large: Any, repeats: int) -> PageTiming:
+    """Count the queries of ``url_of`` for ``small`` and ``large`` (after a warm-up), then time ``repeats``
+    GETs of the large one's, as its organiser."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for campaign in (small, large):
+        client = organiser_client(campaign, api)
+        client.get(url_of(campaign))  # warm up: templates, imports
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(url_of(campaign))
+        assert response.status_code == 200, (url_of(campaign), response.status_code)
+        counts.append(len(captured.captured_queries))
+    client = organiser_client(large, api)
+    samples, cpu = [], []
+    for _ in range(repeats):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        response = client.get(url_of(large))
+        samples.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - started_cpu) * 1000)
+    return PageTiming(
+        queries=(counts[0], counts[1]),
+        median_ms=statistics.median(samples),
+        p95_ms=statistics.quantiles(samples, n=20, method="inclusive")[-1],
+        cpu_median_ms=statistics.median(cpu),
+        size_bytes=len(response.content),
+    )
