@@ -33,6 +33,7 @@ from campaign.views.common import (
     require_manager,
 )
 from campaign.views.dashboard_panel import panel, panel_poll
+from campaign.views.dashboard_requests import make_refuse_form, request_rows, requests_digest
 from campaign.views.sections import dashboard_sections
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
@@ -79,10 +80,6 @@ def claim_url(request: HtmxHttpRequest, enrolment: Enrolment) -> str:
     return request.build_absolute_uri(reverse("campaign:claim", args=[enrolment.claim_token]))
 
 
-def make_refuse_form(enrolment: Enrolment, data: Any = None) -> ReasonForm:
-    return ReasonForm(data, prefix=f"refuse-{enrolment.pk}", label=f"Why refuse {enrolment.display_name}")
-
-
 def requests_context(
     request: HtmxHttpRequest,
     campaign: Campaign,
@@ -90,23 +87,18 @@ def requests_context(
     refuse_forms: dict[int, ReasonForm] | None = None,
     errors: dict[int, str] | None = None,
 ) -> dict[str, Any]:
-    forms, errors = refuse_forms or {}, errors or {}
-    rows = [
-        (
-            enrolment,
-            forms.get(enrolment.pk) or make_refuse_form(enrolment),
-            errors.get(enrolment.pk, ""),
-        )
-        for enrolment in join_requests(campaign=campaign)
-    ]
-    shown = {enrolment.pk for enrolment, _form, _error in rows}
+    waiting = list(join_requests(campaign=campaign))
+    errors = errors or {}
+    shown = {enrolment.pk for enrolment in waiting}
+    digest = requests_digest(waiting)
     return {
         "campaign": campaign,
-        "join_rows": rows,
+        "join_rows": request_rows(waiting, refuse_forms=refuse_forms, errors=errors),
         # A request decided meanwhile (by another organiser) is no longer listed: say what happened above the list.
         "stale_errors": [error for pk, error in errors.items() if pk not in shown],
-        # The "What the round waits on" panel (also swapped out of band after a decision).
-        **panel(request, campaign),
+        # The "What the round waits on" panel (also swapped out of band after a decision); its poll sends the
+        # list's digest back, so a list changed by the players comes along with it.
+        **panel(request, campaign, requests_digest=digest),
     }
 
 

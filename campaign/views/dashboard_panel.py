@@ -1,8 +1,10 @@
 """The dashboard's "What the round waits on" panel: the counts of ``round_waits_on`` in words, each linked.
 
-The panel polls itself (htmx, every 10 s) with the digest of what it shows;
-an answer that would show the same is a 204, which htmx leaves alone, so a
-quiet campaign costs the five counting queries and no swap (no lost focus).
+The panel polls itself (htmx, every 10 s) with the digest of what it shows
+and that of the join requests the page lists; an answer that would show the
+same is a 204, which htmx leaves alone, so a quiet campaign costs the five
+counting queries, the list of requests and no swap (no lost focus). A changed
+list of requests comes along out of band.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -20,6 +23,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign
 from campaign.options import Status
+from campaign.selectors import join_requests
 from campaign.selectors.dashboard import (
     CLOSE_ROUND,
     GENERATE_PAIRINGS,
@@ -30,11 +34,11 @@ from campaign.selectors.dashboard import (
     RoundWaits,
     round_waits_on,
 )
+from campaign.views.dashboard_requests import REQUESTS, request_rows, requests_digest
 from campaign.views.sections import dashboard_sections
 from core.http import HtmxHttpRequest
 
 PANEL = "campaign/dashboard/_needs_action.html"
-POLL_SECONDS = 10
 
 
 @dataclass(frozen=True)
@@ -148,7 +152,7 @@ def panel_context(campaign: Campaign) -> dict[str, Any]:
         "quiet": not any(row.count for row in rows),
         "next_step": _next_step(campaign, waits),
         "blockers": _blockers(campaign, waits),
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": settings.DASHBOARD_POLL_SECONDS,
     }
 
 
@@ -158,20 +162,32 @@ def render_panel(request: HtmxHttpRequest, context: dict[str, Any]) -> tuple[str
     return body, hashlib.sha256(body.encode()).hexdigest()[:16]
 
 
-def panel(request: HtmxHttpRequest, campaign: Campaign) -> dict[str, Any]:
-    """The panel's context with its rendered body and digest, for the dashboard and its out-of-band swap."""
+def panel(request: HtmxHttpRequest, campaign: Campaign, *, requests_digest: str) -> dict[str, Any]:
+    """The panel's context with its rendered body and digest, for the dashboard and its out-of-band swap.
+
+    ``requests_digest`` is that of the join requests the page lists: the poll sends it back with the panel's.
+    """
     context = panel_context(campaign)
     body, digest = render_panel(request, context)
-    return {**context, "panel_body": body, "panel_digest": digest}
+    return {**context, "panel_body": body, "panel_digest": digest, "requests_digest": requests_digest}
 
 
 def panel_poll(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
-    context = panel(request, campaign)
-    seen = request.GET.get("v")
-    if seen == context["panel_digest"]:
+    """The panel, and out of band what changed of the sections it links to; a 204 when nothing changed.
+
+    ``v`` is the digest of the panel the page shows and ``r`` that of its join requests (both absent when
+    no page polls).
+    """
+    waiting = list(join_requests(campaign=campaign))
+    listed = requests_digest(waiting)
+    context = panel(request, campaign, requests_digest=listed)
+    seen, seen_list = request.GET.get("v"), request.GET.get("r")
+    panel_changed = seen != context["panel_digest"]
+    list_changed = bool(seen_list) and seen_list != listed
+    if not panel_changed and not list_changed:
         return HttpResponse(status=204)
     html = [render_to_string(PANEL, context, request)]
-    if seen:
+    if seen and panel_changed:
         # A page polled: the sections its counts link to (the disputes) come along out of band, or a count's link
         # would lead to a section still saying "No report is disputed." (none holds a form a swap could wipe).
         sections = dashboard_sections(request, campaign)
@@ -179,4 +195,9 @@ def panel_poll(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
             render_to_string(template, {**context, **sections, "oob": True}, request)
             for template in sections["dashboard_sections"]
         ]
+    if list_changed:
+        # The join requests the players changed: the page's script holds this back while the organiser is in
+        # the list (a typed reason, the focus), and applies it once they leave it.
+        rows = {"join_rows": request_rows(waiting), "stale_errors": [], "oob": True}
+        html.append(render_to_string(REQUESTS, {**context, **rows}, request))
     return HttpResponse("".join(html))

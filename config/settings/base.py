@@ -158,6 +158,8 @@ DEV_PORT = env_port("ZVEROGRAD_PORT", 8000)
 # Where the site is reached from outside: mail turns the site paths it links to into full addresses.
 # Unset, it is where `make run` serves, so a developer's mail links to the port that runs.
 SITE_URL = env_site_url("ZVEROGRAD_SITE_URL", f"http://127.0.0.1:{DEV_PORT}")
+# How often an open dashboard asks what changed (a 204 when nothing did); browser tests shorten it.
+DASHBOARD_POLL_SECONDS = 10
 
 # --- Django REST framework -------------------------------------------------
 REST_FRAMEWORK = {

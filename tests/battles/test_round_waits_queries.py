@@ -103,6 +103,24 @@ def test_it_previews_the_close_in_a_fixed_number_of_queries(open_campaign, djang
 
 
 @pytest.mark.parametrize("pairs", [4, 40])
+def test_a_poll_that_brings_the_disputes_and_the_join_requests_costs_the_same_at_any_size(
+    client, open_campaign, organiser, django_assert_num_queries, pairs
+):
+    build(open_campaign, pairs)
+    client.force_login(organiser)
+    url = reverse("campaign:dashboard_waits", args=[open_campaign.pk])
+
+    # The ten of a quiet poll, then 11 the disputed reports with their battles, sides, round and reporter
+    # (the disputes section); the join requests sent are those already read for their digest
+    with django_assert_num_queries(11):
+        answer = client.get(url, {"v": "stale", "r": "stale"})
+
+    html = answer.content.decode()
+    assert html.count('data-testid="join-request"') == pairs
+    assert html.count('data-testid="dispute"') == pairs // 4
+
+
+@pytest.mark.parametrize("pairs", [4, 40])
 def test_the_poll_the_api_and_the_close_page_cost_the_same_at_any_size(
     client, api_client, open_campaign, organiser, django_assert_num_queries, pairs
 ):
@@ -111,8 +129,8 @@ def test_the_poll_the_api_and_the_close_page_cost_the_same_at_any_size(
     api_client.force_authenticate(organiser)
 
     # 1 the session, 2 the user, 3 the campaign, 4 the caller's own place (campaign_access; the
-    # creator needs no co-organiser check), then the five counts
-    with django_assert_num_queries(9):
+    # creator needs no co-organiser check), 5 the join requests (for their digest), then the five counts
+    with django_assert_num_queries(10):
         assert client.get(reverse("campaign:dashboard_waits", args=[open_campaign.pk])).status_code == 200
     # 1 the campaign, 2 the caller's own place, then the five counts (no session: a forced login)
     with django_assert_num_queries(7):
