@@ -77,7 +77,7 @@
   // typed for the other requests (the form sent is answered by the server, bound again or gone).
   document.addEventListener("htmx:beforeSwap", (event) => {
     const target = event.detail.target;
-    if (!target || target.id !== LIST) return;
+    if (!target || target.id !== LIST || !event.detail.shouldSwap) return; // an error leaves the list as it is
     held = null;
     const values = typed(target);
     const sent = event.detail.requestConfig && event.detail.requestConfig.elt;
