@@ -20,6 +20,7 @@ import asyncio
 import atexit
 import json
 import os
+import resource
 import signal
 import sys
 import time
@@ -106,6 +107,13 @@ def world_builder(campaigns: int, world: list[dict[str, Any]]) -> Callable[[Stac
     return fill
 
 
+def open_files_as_allowed() -> None:
+    """An overloaded step holds a connection per request in flight: let the client (only: the servers are
+    started before, with the shell's limit) open as many as allowed."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def main() -> int:
     args = arguments()
     stack = Stack()
@@ -120,6 +128,7 @@ def main() -> int:
     try:
         campaigns: list[dict[str, Any]] = []
         stack.start(world_builder(len(args.rates), campaigns))
+        open_files_as_allowed()
         say(
             f"serving on {HOST}:{stack.web_port}; steps of {args.seconds:g} s after {args.warmup:g} s of reads"
         )

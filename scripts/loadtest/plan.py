@@ -23,6 +23,7 @@ MIX: dict[str, int] = {
     "report": 5,  # a report through the API, then the opponent's confirmation
 }
 WRITES = frozenset({"report", "confirm"})
+HTMX_STOP_POLLING = 286
 
 
 def arrivals(rate: float, seconds: float) -> list[float]:
@@ -71,15 +72,19 @@ class Sample:
     kind: str
     seconds: float
     status: int  # 0 when no answer came (a timeout or a refused connection)
-    error: str = ""  # "" when it succeeded; else "timeout", "connection", "no-battle-left" or "http-<status>"
+    error: str = ""  # "" if it succeeded; else "timeout", "connection", "no-battle-left" or "http-<status>"
     finished: float = 0.0  # when it ended, on the clock the step's start is given on
 
 
 def error_of(status: int, exception: str = "") -> str:
-    """The kind of error of an answer, "" for success (a 304 is a success: the poll had nothing new)."""
+    """The kind of error of an answer, "" for success. A 304 is a success (the poll had nothing new); any
+    other redirect is an error, since a logged-in player's page never redirects (a 302 to the log-in page
+    would be a lost session, a 301 a request the TLS proxy's header did not cover), and so is htmx's 286,
+    which a poll answers only to a visitor whose session ended."""
     if exception:
         return exception
-    return f"http-{status}" if status >= 400 else ""
+    failed = status >= 400 or status == HTMX_STOP_POLLING or (300 <= status < 400 and status != 304)
+    return f"http-{status}" if failed else ""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,9 @@ BIN = Path(sys.executable).parent
 GUNICORN_CONF = ROOT / "config" / "gunicorn.conf.py"
 HOST = "127.0.0.1"
 TICK = os.sysconf("SC_CLK_TCK")
+# Settings a developer may set in the calling shell to try them (a connection age, a worker count): they
+# reach every process, except the ones the load test sets itself.
+PASSED_ON = ("ZVEROGRAD_", "DJANGO_", "CELERY_", "GUNICORN_", "WEB_CONCURRENCY")
 
 
 def say(message: str) -> None:
@@ -149,7 +152,9 @@ class Stack:
             "from config.settings.production import *  # noqa: F403\n"
             f"STATIC_ROOT = {str(self.folder / 'static')!r}\n"
         )
+        passed = {name: value for name, value in os.environ.items() if name.startswith(PASSED_ON)}
         return {
+            **passed,
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(self.folder),
             "LANG": "C.UTF-8",
@@ -182,6 +187,9 @@ class Stack:
         the web server, the worker and beat; returns once /health/ answers 200 (the worker's heartbeat)."""
         database_url, redis_url = self.start_postgres(), self.start_redis()
         self.env = self.settings_env(database_url, redis_url)
+        tried = sorted(name for name in self.env if name.startswith(PASSED_ON) and name in os.environ)
+        if tried:
+            self.log(f"from the shell: {', '.join(f'{name}={self.env[name]}' for name in tried)}")
         began = time.perf_counter()
         self.manage("migrate", "--noinput")
         self.manage("collectstatic", "--noinput")

@@ -96,6 +96,13 @@ def test_it_counts_as_served_only_the_answers_without_error_within_the_step() ->
     assert step.by_kind["report"] == (1, 300.0, 300.0)
 
 
+@pytest.mark.parametrize(("status", "error"), [(200, ""), (201, ""), (304, ""), (302, "http-302"),
+                                               (301, "http-301"), (286, "http-286"), (409, "http-409"),
+                                               (502, "http-502")])  # fmt: skip
+def test_it_counts_refusals_failures_redirects_and_stopped_polls_as_errors(status: int, error: str) -> None:
+    assert plan.error_of(status) == error
+
+
 def test_it_writes_a_row_as_the_issue_does() -> None:
     row = report.row(figures())
 
