@@ -120,6 +120,7 @@ def main() -> int:
     atexit.register(stack.close)
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        say(f"stopped by signal {signum}: stopping everything it started")
         raise SystemExit(128 + signum)
 
     signal.signal(signal.SIGTERM, stop)
@@ -142,6 +143,14 @@ def main() -> int:
             )
     finally:
         stack.close()
+        print_results(steps, args)
+    return 0
+
+
+def print_results(steps: list[plan.StepFigures], args: argparse.Namespace) -> None:
+    """The table of the steps that ran (all of them, or those before a failure) and, with --out, the JSON."""
+    if not steps:
+        return
     print()
     print(report.table(steps))
     most = report.most_served_under(steps)
@@ -150,7 +159,6 @@ def main() -> int:
         setup = {"rates": args.rates, "seconds": args.seconds, "warmup": args.warmup,
                  "web": " ".join(gunicorn_command(0)[1:-2]), "cores": os.cpu_count()}  # fmt: skip
         args.out.write_text(json.dumps(report.figures(steps, setup), indent=2))
-    return 0
 
 
 if __name__ == "__main__":
