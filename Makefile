@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | sha1sum | cut -c1-12)
 
-.PHONY: run test ci lint format typecheck migrations-check install bench clean lock
+.PHONY: run test ci lint format typecheck migrations-check install bench load clean lock
 
 $(STAMP): pyproject.toml requirements.lock
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -57,6 +57,10 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_dashboard.py
 	$(BIN)/python scripts/bench_exchange.py
 	$(BIN)/python scripts/bench_import_limits.py
+
+## The campaign-night load test on this machine's production setup (README "Benchmarks"); e.g. ARGS="--rates 5,20 --seconds 10".
+load: $(STAMP)
+	$(BIN)/python scripts/load_campaign_night.py $(ARGS)
 
 clean:
 	rm -rf var/celery var/test-db.sqlite3
