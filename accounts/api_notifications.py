@@ -29,7 +29,7 @@ from accounts.selectors import (
     unread_etag,
 )
 from accounts.services import notification_preferences_update, notifications_mark_read
-from core.conditional import matches, not_modified, revalidate
+from core.conditional import NOT_MODIFIED_DOC, matches, not_modified, revalidate
 from core.errors import DomainError
 from core.fields import BoundedListField
 from core.openapi import MAX_ID
@@ -156,7 +156,7 @@ class NotificationCountApi(APIView):
     @extend_schema(
         responses={
             200: CountOutput,
-            304: OpenApiResponse(description="Not modified: the `ETag` sent in `If-None-Match` is current."),
+            304: OpenApiResponse(description=NOT_MODIFIED_DOC),
             403: NOT_LOGGED_IN,
         },
         operation_id="notifications_count",

@@ -20,6 +20,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 
 NOT_MODIFIED = 304
+# How the OpenAPI schema describes a 304 (each API module wraps it in its OpenApiResponse).
+NOT_MODIFIED_DOC = "Not modified: the `ETag` sent in `If-None-Match` is current (no body)."
 
 
 def etag(*parts: object) -> str:

@@ -36,7 +36,7 @@ from campaign.api.common import (
 )
 from campaign.errors import CampaignError
 from campaign.models import Campaign, Enrolment
-from core.conditional import etag, matches, not_modified, revalidate
+from core.conditional import NOT_MODIFIED_DOC, etag, matches, not_modified, revalidate
 from core.openapi import MAX_ID
 from standings import selectors
 from standings.models import ADJUSTMENT_POINTS_MAX, Adjustment
@@ -46,7 +46,7 @@ from standings.services import adjustment_add
 STANDINGS = ["standings"]
 ROUND_MAX = 32_767  # round numbers are a PositiveSmallIntegerField
 LEADERS_MAX = 50
-NOT_MODIFIED = OpenApiResponse(description="Not modified: the `ETag` sent in `If-None-Match` is current.")
+UNCHANGED = OpenApiResponse(description=NOT_MODIFIED_DOC)
 
 
 class StatusOutput(serializers.Serializer[Any]):
@@ -208,7 +208,7 @@ class StandingsApi(CampaignApi):
 
 class StandingsStatusApi(CampaignApi):
     @extend_schema(
-        responses={200: StatusOutput, 304: NOT_MODIFIED, **SEE}, operation_id="standings_status", tags=STANDINGS,
+        responses={200: StatusOutput, 304: UNCHANGED, **SEE}, operation_id="standings_status", tags=STANDINGS,
         description="When the standings were computed, from what, and whether a recompute is due (poll it). "
         "The answer carries an `ETag`: send it back in `If-None-Match` and, while nothing changed, the answer "
         "is a 304 with no body.",
