@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponseBase
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
@@ -25,8 +26,10 @@ from accounts.selectors import (
     notification_preferences_for,
     notification_unread_count,
     notifications_for_list,
+    unread_etag,
 )
 from accounts.services import notification_preferences_update, notifications_mark_read
+from core.conditional import NOT_MODIFIED_DOC, matches, not_modified, revalidate
 from core.errors import DomainError
 from core.fields import BoundedListField
 from core.openapi import MAX_ID
@@ -151,13 +154,24 @@ class NotificationCollectionApi(APIView):
 
 class NotificationCountApi(APIView):
     @extend_schema(
-        responses={200: CountOutput, 403: NOT_LOGGED_IN},
+        responses={
+            200: CountOutput,
+            304: OpenApiResponse(description=NOT_MODIFIED_DOC),
+            403: NOT_LOGGED_IN,
+        },
         operation_id="notifications_count",
         tags=TAGS,
-        description="How many of your notifications are unread (what the site's bell shows).",
+        description="How many of your notifications are unread (what the site's bell shows). The answer "
+        "carries an `ETag`: send it back in `If-None-Match` and, while the count is the same, the answer is "
+        "a 304 with no body.",
     )
-    def get(self, request: Request) -> Response:
-        return Response({"unread": notification_unread_count(user=_user(request))})
+    def get(self, request: Request) -> HttpResponseBase:
+        user = _user(request)
+        unread = notification_unread_count(user=user)
+        tag = unread_etag(user, unread)
+        if matches(request, tag):
+            return not_modified(tag)
+        return revalidate(Response({"unread": unread}), tag)
 
 
 class NotificationReadApi(APIView):

@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 
 from accounts.models import Notification, NotificationPreference, User
 from accounts.notifications import NotificationKind, notification_kinds
+from core.conditional import etag
 
 
 def notifications_for_list(*, user: User, unread_only: bool = False) -> QuerySet[Notification]:
@@ -19,7 +20,13 @@ def notifications_for_list(*, user: User, unread_only: bool = False) -> QuerySet
 
 
 def notification_unread_count(*, user: User) -> int:
+    """One query, on the partial index of unread notifications."""
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def unread_etag(user: User, unread: int) -> str:
+    """The version of what the bell and the count endpoint show: this user's unread count, nothing else."""
+    return etag("unread", user.pk, unread)
 
 
 @dataclass(frozen=True)

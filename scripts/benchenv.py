@@ -82,25 +82,42 @@ def organiser_client(campaign: Any, api: bool) -> Any:
     return client
 
 
-def time_get(url_of: Callable[[Any], str], api: bool, small: Any, large: Any, repeats: int) -> PageTiming:
+def time_get(
+    url_of: Callable[[Any], str],
+    api: bool,
+    small: Any,
+    large: Any,
+    repeats: int,
+    *,
+    headers_of: Callable[[Any], dict[str, str]] | None = None,
+    status: int = 200,
+) -> PageTiming:
     """Count the queries of ``url_of`` for ``small`` and ``large`` (after a warm-up), then time ``repeats``
-    GETs of the large one's, as its organiser."""
+    GETs of the large one's, as its organiser. ``headers_of`` gives each request's headers (a poll's
+    ``If-None-Match``, ``HX-Request``) and ``status`` the answer every one must get (a poll's 304 or 204)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
+
+    def get(client: Any, campaign: Any) -> Any:
+        headers = headers_of(campaign) if headers_of else {}
+        # As WSGI names them: DRF's test client and Django's both take these.
+        return client.get(
+            url_of(campaign), **{f"HTTP_{k.upper().replace('-', '_')}": v for k, v in headers.items()}
+        )
 
     counts = []
     for campaign in (small, large):
         client = organiser_client(campaign, api)
-        client.get(url_of(campaign))  # warm up: templates, imports
+        get(client, campaign)  # warm up: templates, imports
         with CaptureQueriesContext(connection) as captured:
-            response = client.get(url_of(campaign))
-        assert response.status_code == 200, (url_of(campaign), response.status_code)
+            response = get(client, campaign)
+        assert response.status_code == status, (url_of(campaign), response.status_code)
         counts.append(len(captured.captured_queries))
     client = organiser_client(large, api)
     samples, cpu = [], []
     for _ in range(repeats):
         started, started_cpu = time.perf_counter(), time.process_time()
-        response = client.get(url_of(large))
+        response = get(client, large)
         samples.append((time.perf_counter() - started) * 1000)
         cpu.append((time.process_time() - started_cpu) * 1000)
     return PageTiming(

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from django.http import HttpResponseBase
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaign import limits
 from campaign.api.campaigns import CampaignApi
 from campaign.api.common import (
+    NOT_FOUND,
     SEE,
     UNSEEN,
     CampaignPagination,
@@ -33,6 +36,7 @@ from campaign.api.common import (
 )
 from campaign.errors import CampaignError
 from campaign.models import Campaign, Enrolment
+from core.conditional import NOT_MODIFIED_DOC, etag, matches, not_modified, revalidate
 from core.openapi import MAX_ID
 from standings import selectors
 from standings.models import ADJUSTMENT_POINTS_MAX, Adjustment
@@ -42,6 +46,7 @@ from standings.services import adjustment_add
 STANDINGS = ["standings"]
 ROUND_MAX = 32_767  # round numbers are a PositiveSmallIntegerField
 LEADERS_MAX = 50
+UNCHANGED = OpenApiResponse(description=NOT_MODIFIED_DOC)
 
 
 class StatusOutput(serializers.Serializer[Any]):
@@ -203,12 +208,21 @@ class StandingsApi(CampaignApi):
 
 class StandingsStatusApi(CampaignApi):
     @extend_schema(
-        responses={200: StatusOutput, **SEE}, operation_id="standings_status", tags=STANDINGS,
-        description="When the standings were computed, from what, and whether a recompute is due (poll it).",
+        responses={200: StatusOutput, 304: UNCHANGED, **SEE}, operation_id="standings_status", tags=STANDINGS,
+        description="When the standings were computed, from what, and whether a recompute is due (poll it). "
+        "The answer carries an `ETag`: send it back in `If-None-Match` and, while nothing changed, the answer "
+        "is a 304 with no body.",
     )  # fmt: skip
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
+        poll = selectors.standings_poll(campaign_id=pk, user=request.user)
+        if poll is None:
+            raise NotFound(NOT_FOUND)
+        tag = etag("standings-status", *poll.parts)
+        if matches(request, tag):
+            return not_modified(tag)
         campaign = find_campaign(request, pk)
-        return Response(StatusOutput(_status(campaign, selectors.standings_status(campaign=campaign))).data)
+        status = _status(campaign, selectors.standings_status(campaign=campaign))
+        return revalidate(Response(StatusOutput(status).data), tag)
 
 
 class PlayerStandingApi(CampaignApi):

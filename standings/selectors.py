@@ -18,6 +18,8 @@ from django.db.models import F, QuerySet
 
 from campaign.models import Campaign, Enrolment
 from campaign.options import Status
+from campaign.permissions import can_view_campaign_row, viewer_annotations
+from core.permissions import Actor
 from standings.models import PLAYER_COLUMNS, Adjustment, Standings, StandingsTable
 
 
@@ -145,6 +147,45 @@ def standings_status(*, campaign: Campaign) -> StandingsInfo | None:
     """When the standings were computed and whether a recompute is due (one query: the htmx poll's)."""
     standings = Standings.objects.filter(campaign=campaign).defer("history").first()
     return None if standings is None else _info(standings, campaign)
+
+
+@dataclass(frozen=True)
+class StandingsPoll:
+    """What the status polls show changes only with these: the campaign's results version, the version
+    the standings were computed from and when (none before the first recompute), and the campaign's status
+    (whether a first recompute is due). Hidden results change none of them until the round closes."""
+
+    results_version: int
+    standings_version: int | None
+    computed_at: datetime | None
+    status: str
+
+    @property
+    def parts(self) -> tuple[object, ...]:
+        return (self.results_version, self.standings_version, self.computed_at, self.status)
+
+
+_POLL_FIELDS = (
+    "is_public", "organiser_id", "status", "results_version", "standings__results_version",
+    "standings__computed_at",
+)  # fmt: skip
+
+
+def standings_poll(*, campaign_id: int, user: Actor) -> StandingsPoll | None:
+    """The status polls' version, or None when there is no such campaign or ``user`` may not see it.
+
+    One query (the campaign joined to its standings, with what the viewer is to it), so a poll
+    that brings nothing new answers before anything else is read.
+    """
+    viewer = viewer_annotations(user)
+    fields = (*_POLL_FIELDS, *viewer)
+    row = Campaign.objects.filter(pk=campaign_id).annotate(**viewer).values(*fields).first()
+    if row is None or not can_view_campaign_row(user, row):
+        return None
+    return StandingsPoll(
+        results_version=row["results_version"], standings_version=row["standings__results_version"],
+        computed_at=row["standings__computed_at"], status=row["status"],
+    )  # fmt: skip
 
 
 def standings_pending(*, campaign: Campaign) -> bool:

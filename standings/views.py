@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -30,7 +31,7 @@ from campaign.models import Battle, Campaign, Enrolment, Registration
 from campaign.permissions import can_manage_campaign
 from campaign.round_forms import add_refusal
 from campaign.selectors.rounds import admitted_players, battles_of
-from campaign.views.common import bloc_colour, campaign_or_404
+from campaign.views.common import NOT_FOUND, bloc_colour, campaign_or_404
 from campaign.views.sections import battle_statuses
 from core.errors import DomainError
 from core.http import acting_user
@@ -42,10 +43,12 @@ from standings.selectors import (
     History,
     Series,
     StandingsInfo,
+    StandingsPoll,
     adjustments_for,
     histories_for_page,
     player_standing,
     standings_for,
+    standings_poll,
     standings_status,
 )
 from standings.services import adjustment_add
@@ -54,6 +57,7 @@ LEADERS = 5  # players drawn in the points chart (the table lists everyone)
 ROUND_MAX = 32_767  # round numbers are a PositiveSmallIntegerField
 POLL_PENDING = "every 2s"  # while a recompute is due
 POLL_WATCH = "every 10s"  # otherwise: notice the next confirmation without a reload
+NOTHING_NEW = 204  # htmx swaps nothing on a 204
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,7 @@ def _status(campaign: Campaign, rounds: Rounds, info: StandingsInfo | None) -> d
         "pending": pending,
         "poll": POLL_PENDING if pending else POLL_WATCH,
         "seen": info.standings_version if info is not None else -1,
+        "results": campaign.results_version,
         "asked": rounds.asked,
     }
 
@@ -148,10 +153,25 @@ def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
     return _standings_page(request, campaign_or_404(request, pk))
 
 
+def _unchanged(request: HttpRequest, poll: StandingsPoll) -> bool:
+    """Whether the page polling already shows what the poll would: the versions it sent are current."""
+    seen = poll.standings_version if poll.standings_version is not None else -1
+    return request.GET.get("seen") == str(seen) and request.GET.get("results") == str(poll.results_version)
+
+
 @require_safe
 @vary_on_headers("HX-Request")
 def standings_status_fragment(request: HttpRequest, pk: int) -> HttpResponse:
-    """The poll: the status line, and the tables again once standings newer than the page's have landed."""
+    """The poll: the status line, and the tables again once standings newer than the page's have landed.
+
+    The page sends the versions it shows (``seen``: its tables', ``results``: the campaign's); while
+    they are current the answer is a 204 read from one query, which htmx leaves alone (and polls on).
+    """
+    poll = standings_poll(campaign_id=pk, user=request.user)
+    if poll is None:
+        raise Http404(NOT_FOUND)
+    if _unchanged(request, poll):
+        return _revalidated(HttpResponse(status=NOTHING_NEW))
     campaign = campaign_or_404(request, pk)
     rounds = _rounds(request, campaign)
     info = standings_status(campaign=campaign)
@@ -164,7 +184,13 @@ def standings_status_fragment(request: HttpRequest, pk: int) -> HttpResponse:
         and int(seen) != info.standings_version
     )
     context = {"status": status, "fresh": fresh, **(_body(campaign, rounds) if fresh else {})}
-    return render(request, "standings/_poll.html", context)
+    return _revalidated(render(request, "standings/_poll.html", context))
+
+
+def _revalidated(response: HttpResponse) -> HttpResponse:
+    # Never answered from a browser's cache: a cached answer would reach htmx as a 200 with an old body.
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 @require_safe

@@ -15,9 +15,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -28,14 +29,21 @@ from accounts.selectors import (
     notification_preferences_for,
     notification_unread_count,
     notifications_for_list,
+    unread_etag,
 )
 from accounts.services import notification_open, notification_preferences_update, notifications_mark_read
+from core.conditional import matches, not_modified, revalidate
 from core.http import HtmxHttpRequest, acting_user
 
 NOTIFICATIONS_PER_PAGE = 25
 CHANGED_EVENT = "notifications-changed"
 # htmx stops polling an element whose request is answered with this status.
 HTMX_STOP_POLLING = 286
+
+
+def _never_cached(response: HttpResponse) -> HttpResponse:
+    add_never_cache_headers(response)
+    return response
 
 
 def _list_response(request: HtmxHttpRequest, user: User, page_number: str | None) -> HttpResponse:
@@ -82,14 +90,21 @@ def notification_open_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return redirect(notification.link or reverse("notifications:list"))
 
 
-@never_cache
 @require_safe
-def notification_bell(request: HtmxHttpRequest) -> HttpResponse:
-    """The unread count for the header's bell; empty for a visitor whose session ended (and no more polls)."""
+def notification_bell(request: HtmxHttpRequest) -> HttpResponseBase:
+    """The unread count for the header's bell; empty for a visitor whose session ended (and no more polls).
+
+    Labelled with the count's ETag and revalidated on every poll: while the count is the same the
+    browser's ``If-None-Match`` gets a 304 and hands htmx the body it kept, which shows that count.
+    """
     if not request.user.is_authenticated:
-        return HttpResponse("", status=HTMX_STOP_POLLING)
-    count = notification_unread_count(user=acting_user(request))
-    return render(request, "accounts/notifications/_bell.html", {"count": count})
+        return _never_cached(HttpResponse("", status=HTMX_STOP_POLLING))
+    user: User = acting_user(request)
+    count = notification_unread_count(user=user)
+    tag = unread_etag(user, count)
+    if matches(request, tag):
+        return not_modified(tag)
+    return revalidate(render(request, "accounts/notifications/_bell.html", {"count": count}), tag)
 
 
 @login_required

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -68,3 +69,40 @@ def test_opening_a_notification_reads_it_and_the_bell_counts_one_less(
     expect(page.get_by_test_id("nav-bell").get_by_test_id("unread-count")).to_have_text("1")
     page.goto("/notifications/")
     expect(page.locator(".notification-unread")).to_have_text(re.compile("Oleg challenged you."))
+
+
+def test_the_bell_shows_its_count_again_when_the_server_answers_304(
+    page, live_server, owner: User, kind: str
+):
+    # The browser keeps the bell's answer and revalidates it: a 304 reaches htmx as the kept 200, which must
+    # still be the count, and a new notification must still show.
+    NotificationFactory(user=owner, kind=kind, message="Round 1 is open.")
+    NotificationFactory(user=owner, kind=kind, message="Pairings are published.")
+    log_in(page.context, live_server, owner)
+    asked: list[tuple[str, str]] = []  # (the ETag sent back, the answer's)
+
+    def bell_answer(response: Any) -> None:
+        if response.url.endswith("/notifications/bell/"):
+            sent = response.request.all_headers().get("if-none-match", "")
+            asked.append((sent, response.all_headers().get("etag", "")))
+
+    page.on("response", bell_answer)
+    count = page.get_by_test_id("nav-bell").get_by_test_id("unread-count")
+
+    page.goto("/")
+    expect(count).to_have_text("2")
+    page.goto("/campaigns/")
+    expect(count).to_have_text("2")
+    with page.expect_response("**/notifications/bell/"):
+        page.evaluate("htmx.trigger(document.body, 'notifications-changed')")
+    expect(count).to_have_text("2")
+    # The first ask sent no ETag; the later ones sent the first answer's (the server's 304 reaches the page
+    # as the kept 200, so Chromium reports 200: the count shown is what matters).
+    first = asked[0][1]
+    assert first
+    assert [sent for sent, _tag in asked] == ["", first, first]
+
+    NotificationFactory(user=owner, kind=kind, message="Oleg challenged you.")
+    with page.expect_response("**/notifications/bell/"):
+        page.evaluate("htmx.trigger(document.body, 'notifications-changed')")
+    expect(count).to_have_text("3")

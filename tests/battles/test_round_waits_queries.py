@@ -7,6 +7,7 @@ player), so a number that grew with the campaign would fail.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -21,6 +22,7 @@ from campaign.models import (
     BattleStatus,
     Campaign,
     Challenge,
+    ChallengeStatus,
     EnrolmentStatus,
     Registration,
     Round,
@@ -139,3 +141,25 @@ def test_the_poll_the_api_and_the_close_page_cost_the_same_at_any_size(
     with django_assert_num_queries(10):
         page = client.get(reverse("campaign:round_close", args=[open_campaign.pk, 1]))
     assert page.content.count(b'data-testid="close-dispute"') == pairs // 4
+
+
+@pytest.mark.parametrize("pairs", [4, 40])
+def test_the_panel_poll_costs_the_same_with_nothing_new_or_something_new(
+    client, open_campaign, organiser, django_assert_num_queries, pairs
+):
+    round = build(open_campaign, pairs)
+    client.force_login(organiser)
+    url = reverse("campaign:dashboard_waits", args=[open_campaign.pk])
+    digest = re.search(r'dashboard/waits/\?v=([0-9a-f]+)"', client.get(url).content.decode()).group(1)
+
+    # Nothing new: 1 the session, 2 the user, 3 the campaign, 4 the caller's place, then the five counts
+    # (what the panel shows, so what its digest is made of); a 204 with nothing rendered.
+    with django_assert_num_queries(9):
+        assert client.get(url, {"v": digest}).status_code == 204
+    Challenge.objects.filter(round=round).update(status=ChallengeStatus.EXPIRED)
+    # Something new: the same nine, then the disputed reports (with their battles and sides, one query)
+    # that the disputes section brings along out of band.
+    with django_assert_num_queries(10):
+        changed = client.get(url, {"v": digest})
+    assert changed.status_code == 200
+    assert b'hx-swap-oob="true"' in changed.content

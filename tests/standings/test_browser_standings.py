@@ -29,6 +29,11 @@ def test_the_standings_page_shows_a_confirmed_result_without_a_reload(
     expect(row.get_by_test_id("points")).to_have_text("0")
     expect(page.get_by_test_id("standings-status")).to_contain_text("from 0 reports")
     page.evaluate("window.notReloaded = true")  # gone if the page reloads
+    # While nothing changes the poll answers 204 and htmx leaves the status line and the tables alone.
+    with page.expect_response(lambda r: "/standings/status/" in r.url, timeout=15_000) as quiet:
+        pass
+    assert quiet.value.status == 204
+    expect(page.get_by_test_id("standings-status")).to_contain_text("from 0 reports")
 
     # Both sides agree on the result: the confirmation queues a recompute, the worker runs it.
     report = report_submit(battle=battle, actor=battle.attacker.player, side="attacker", data=report_data())
