@@ -152,14 +152,15 @@ def test_the_panel_poll_costs_the_same_with_nothing_new_or_something_new(
     url = reverse("campaign:dashboard_waits", args=[open_campaign.pk])
     digest = re.search(r'dashboard/waits/\?v=([0-9a-f]+)"', client.get(url).content.decode()).group(1)
 
-    # Nothing new: 1 the session, 2 the user, 3 the campaign, 4 the caller's place, then the five counts
-    # (what the panel shows, so what its digest is made of); a 204 with nothing rendered.
-    with django_assert_num_queries(9):
+    # Nothing new: 1 the session, 2 the user, 3 the campaign, 4 the caller's place, 5 the join requests
+    # (for their digest), then the five counts (what the panel shows, so what its digest is made of);
+    # a 204 with nothing rendered.
+    with django_assert_num_queries(10):
         assert client.get(url, {"v": digest}).status_code == 204
     Challenge.objects.filter(round=round).update(status=ChallengeStatus.EXPIRED)
-    # Something new: the same nine, then the disputed reports (with their battles and sides, one query)
+    # Something new: the same ten, then the disputed reports (with their battles and sides, one query)
     # that the disputes section brings along out of band.
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(11):
         changed = client.get(url, {"v": digest})
     assert changed.status_code == 200
     assert b'hx-swap-oob="true"' in changed.content
