@@ -6,6 +6,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
@@ -29,6 +30,8 @@ from campaign.models import (
     Sector,
 )
 from campaign.options import Status
+from campaign.selectors.names import place_name
+from core.db import json_array_length
 from core.permissions import Actor
 
 _MAPS: OrderedDict[tuple[int, int, str], ZverogradMap] = OrderedDict()
@@ -112,14 +115,20 @@ def campaigns_for_listing(*, user: Actor) -> QuerySet[Campaign]:
     )
 
 
+# What the campaign page and the dashboard show of a place and its account: names, bloc, status, the claim link.
+_PLACE_COLUMNS = (
+    "campaign_id", "player_id", "placeholder_name", "claim_token", "bloc", "faction", "mercenary", "status",
+    "joined_at", "player__username", "player__display_name",
+)  # fmt: skip
+
+
 def campaign_for_page(*, pk: int) -> Campaign | None:
-    """The campaign with what its page shows: organisers, catalogue, players and current registrations."""
-    current = Registration.objects.filter(superseded_by__isnull=True).order_by("registered_at")
-    players = (
-        Enrolment.objects.select_related("player")
-        .prefetch_related(Prefetch("registrations", queryset=current, to_attr="current_registrations"))
-        .order_by("bloc", "joined_at")
-    )
+    """The campaign with what its page and dashboard show: organisers, catalogue and players (three queries).
+
+    Only the columns a roster shows of each place and its account: no registered
+    list (the lists table is ``registrations_for_table``), no password hash.
+    """
+    players = Enrolment.objects.select_related("player").only(*_PLACE_COLUMNS).order_by("bloc", "joined_at")
     return (
         Campaign.objects.select_related("organiser", "catalogue")
         .prefetch_related(
@@ -168,6 +177,37 @@ def registrations_for_campaign(*, campaign: Campaign, current_only: bool = True)
     if current_only:
         rows = rows.filter(superseded_by__isnull=True)
     return rows.order_by("enrolment__bloc", "enrolment_id", "-registered_at")
+
+
+@dataclass(frozen=True)
+class RegistrationRow:
+    """A registered list as its table shows it."""
+
+    pk: int
+    name: str
+    player: str  # the place's name
+    bloc: str
+    total_ap: int
+    warnings: int
+    registered_at: datetime
+    is_current: bool
+
+
+def registrations_for_table(*, campaign: Campaign, current_only: bool = True) -> list[RegistrationRow]:
+    """The registered lists as their table shows them (one query): the name, the player, the AP, when, and the
+    warnings counted by the database; never the document, unit cards, costs or verdict, which a 500-player
+    campaign would fetch and decode by the megabyte for a table of names."""
+    columns = ("pk", "name", "player_name", "enrolment__bloc", "total_ap", "warnings", "registered_at",
+               "superseded_by_id")  # fmt: skip
+    rows = (
+        registrations_for_campaign(campaign=campaign, current_only=current_only)
+        .annotate(player_name=place_name("enrolment__"), warnings=json_array_length("verdict", "problems"))
+        .values_list(*columns)
+    )
+    return [
+        RegistrationRow(pk, name, player, bloc, total_ap, warnings, registered_at, superseded is None)
+        for pk, name, player, bloc, total_ap, warnings, registered_at, superseded in rows
+    ]
 
 
 def timeline(*, campaign: Campaign, limit: int = 100) -> list[LogEntry]:

@@ -30,7 +30,7 @@ from campaign.selectors import (
     campaign_map,
     map_state_at,
     map_state_now,
-    registrations_for_campaign,
+    registrations_for_table,
     rosters,
     sector_names,
     sectors_for_map,
@@ -163,7 +163,7 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         ],
         co_organisers=list(campaign.co_organisers.all()),
         settings_lines=settings_summary(campaign),
-        registrations=registrations_for_campaign(campaign=campaign),
+        registrations=registrations_for_table(campaign=campaign),
         can_register=register_action_allowed(user, campaign),
     )
     return render(request, "campaign/detail.html", context)
