@@ -56,6 +56,29 @@ def dispute_queue(*, campaign: Campaign) -> QuerySet[BattleReport]:
     )
 
 
+def _place(path: str) -> tuple[str, ...]:
+    """The columns naming the place at ``path`` (``Enrolment.display_name``)."""
+    return (path, f"{path}__placeholder_name", f"{path}__player", f"{path}__player__username",
+            f"{path}__player__display_name")  # fmt: skip
+
+
+def disputes_for_dashboard(*, campaign: Campaign) -> QuerySet[BattleReport]:
+    """``dispute_queue`` as the organisers' dashboard lists it (one query): the battle's round, sector and sides,
+    who reported, when, and why it is disputed; never the report's sides and judgement, the registered lists
+    or the campaign (a map document per row), which the API's queue carries and the list never shows."""
+    related = ("battle__round", "battle__sector", "battle__attacker__player", "battle__defender__player",
+               "submitted_by__player")  # fmt: skip
+    shown = ("campaign_id", "status", "submitted_at", "disputed_at", "dispute_reason", "battle", "battle__round",
+             "battle__round__number", "battle__sector", "battle__sector__name", *_place("battle__attacker"),
+             *_place("battle__defender"), *_place("submitted_by"))  # fmt: skip
+    return (
+        BattleReport.objects.filter(campaign=campaign, status=ReportStatus.DISPUTED)
+        .select_related(*related)
+        .only(*shown)
+        .order_by("disputed_at", "pk")
+    )
+
+
 def report_history(*, report: BattleReport) -> list[LogEntry]:
     """Every change of the report's status, oldest first, with who made it and why."""
     return list(

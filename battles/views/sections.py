@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from battles.models import BattleReport
 from battles.permissions import can_view_report, can_view_result
 from battles.presenters import battle_label
-from battles.selectors import battles_by_id, dispute_queue
+from battles.selectors import battles_by_id, disputes_for_dashboard
 from battles.views.panel import report_panel
 from campaign.models import Battle, BattleStatus, Campaign, LogEntry, LogKind
 from campaign.views.presenters import BattleWords
@@ -38,7 +38,7 @@ def report_section(
 
 def disputes_section(request: HtmxHttpRequest, campaign: Campaign) -> dict[str, Any]:
     """Disputed reports, oldest first, with who submitted each (one query)."""
-    return {"disputes": list(dispute_queue(campaign=campaign).select_related("submitted_by__player"))}
+    return {"disputes": list(disputes_for_dashboard(campaign=campaign))}
 
 
 def name_battles(

@@ -115,53 +115,66 @@ def campaigns_for_listing(*, user: Actor) -> QuerySet[Campaign]:
     )
 
 
-# What the campaign page and the dashboard show of a place and its account: names, bloc, status, the claim link.
-_PLACE_COLUMNS = (
-    "campaign_id", "player_id", "placeholder_name", "claim_token", "bloc", "faction", "mercenary", "status",
-    "joined_at", "player__username", "player__display_name",
-)  # fmt: skip
-
-
 def campaign_for_page(*, pk: int) -> Campaign | None:
-    """The campaign with what its page and dashboard show: organisers, catalogue and players (three queries).
+    """The campaign with its organisers and catalogue (two queries), for its page and the dashboard.
 
-    Only the columns a roster shows of each place and its account: no registered
-    list (the lists table is ``registrations_for_table``), no password hash.
+    Not its players nor their lists: each page reads the rows it lists on its
+    own, as the columns it shows (``rosters``, ``registrations_for_table``,
+    ``join_requests``, ``admitted_placeholders``), or counts them
+    (``round_waits_on``).
     """
-    players = Enrolment.objects.select_related("player").only(*_PLACE_COLUMNS).order_by("bloc", "joined_at")
     return (
         Campaign.objects.select_related("organiser", "catalogue")
-        .prefetch_related(
-            Prefetch("co_organisers", queryset=CoOrganiser.objects.select_related("user")),
-            Prefetch("enrolments", queryset=players),
-        )
+        .prefetch_related(Prefetch("co_organisers", queryset=CoOrganiser.objects.select_related("user")))
         .filter(pk=pk)
         .first()
     )
 
 
+def admitted_placeholders(*, campaign: Campaign) -> QuerySet[Enrolment]:
+    """The admitted places without an account, for their claim links (one query)."""
+    return Enrolment.objects.filter(
+        campaign=campaign, status=EnrolmentStatus.ADMITTED, player__isnull=True
+    ).order_by("bloc", "joined_at")
+
+
+@dataclass(frozen=True)
+class RosterPlace:
+    """A place as a bloc's roster names it."""
+
+    name: str
+    faction: str  # the faction's key ("" for none)
+    mercenary: bool
+    is_placeholder: bool
+    status: str
+
+
 @dataclass(frozen=True)
 class BlocRoster:
     bloc: str
-    players: list[Enrolment]
-    pending: list[Enrolment]
+    players: list[RosterPlace]  # admitted, or who left
+    pending: list[RosterPlace]  # asking to join
+
+
+_ON_A_ROSTER = (EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT, EnrolmentStatus.PENDING)
 
 
 def rosters(*, campaign: Campaign) -> list[BlocRoster]:
-    """Players by bloc from the prefetched enrolments (campaign_for_page): no query."""
-    enrolments = list(campaign.enrolments.all())
-    return [
-        BlocRoster(
-            bloc=bloc.value,
-            players=[
-                e
-                for e in enrolments
-                if e.bloc == bloc and e.status in (EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT)
-            ],
-            pending=[e for e in enrolments if e.bloc == bloc and e.status == EnrolmentStatus.PENDING],
-        )
-        for bloc in Bloc
-    ]
+    """Players by bloc, in the order they joined, with those asking to join (one query, of the roster's
+    columns only: a 500-player campaign builds no enrolment or account)."""
+    rows = (
+        Enrolment.objects.filter(campaign=campaign, status__in=_ON_A_ROSTER)
+        .annotate(name=place_name())
+        .order_by("bloc", "joined_at")
+        .values_list("bloc", "name", "faction", "mercenary", "player_id", "status")
+    )
+    by_bloc: dict[str, BlocRoster] = {bloc.value: BlocRoster(bloc.value, [], []) for bloc in Bloc}
+    for bloc, name, faction, mercenary, player_id, status in rows:
+        roster = by_bloc.get(bloc)
+        if roster is not None:
+            place = RosterPlace(name, faction, mercenary, player_id is None, status)
+            (roster.pending if status == EnrolmentStatus.PENDING else roster.players).append(place)
+    return list(by_bloc.values())
 
 
 def join_requests(*, campaign: Campaign) -> QuerySet[Enrolment]:

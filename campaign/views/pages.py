@@ -137,8 +137,9 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     user = request.user
     manages = can_manage_campaign(user, campaign)
     access = campaign_access(user, campaign)
+    blocs = rosters(campaign=campaign)
     # The players' factions by name (one query, only when someone chose one).
-    chosen = any(e.faction for e in campaign.enrolments.all())
+    chosen = any(place.faction for roster in blocs for place in roster.players)
     factions = (
         faction_names(catalogue_ids=[campaign.catalogue_id]) if chosen and campaign.catalogue_id else {}
     )
@@ -157,9 +158,9 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             (
                 roster,
                 bloc_colour(roster.bloc),
-                [(e, faction_shown(factions, campaign.catalogue_id, e.faction)) for e in roster.players],
+                [(p, faction_shown(factions, campaign.catalogue_id, p.faction)) for p in roster.players],
             )
-            for roster in rosters(campaign=campaign)
+            for roster in blocs
         ],
         co_organisers=list(campaign.co_organisers.all()),
         settings_lines=settings_summary(campaign),

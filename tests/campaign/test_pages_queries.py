@@ -78,9 +78,9 @@ def test_it_lists_campaigns_in_a_fixed_number_of_queries(
 
 def _campaign_page_queries(client, campaign, django_assert_num_queries, query: str = "") -> bytes:
     # 1 the session, 2 the user,
-    # 3 the campaign with its organiser and catalogue, 4 its co-organisers with their users,
-    # 5 its enrolments with their players (campaign_for_page: no registered list),
-    # 6 is the user a co-organiser, 7 the user's own enrolment (campaign_access),
+    # 3 the campaign with its organiser and catalogue, 4 its co-organisers with their users (campaign_for_page),
+    # 5 is the user a co-organiser, 6 the user's own enrolment (campaign_access),
+    # 7 the players by bloc: names, factions and statuses only (rosters),
     # 8 the map: the sectors now, or the sector log up to the round chosen,
     # (8b the open round's battles: the sector and the sides' names and blocs, drawn on the map as it stands now only)
     # 9 the player's battle in the open round (for "your battle this round"; admitted players only),
@@ -112,9 +112,9 @@ def test_it_shows_the_campaign_page_with_its_map_in_a_fixed_number_of_queries(
 
 def _dashboard_queries(client, campaign, django_assert_num_queries) -> bytes:
     # 1 the session, 2 the user,
-    # 3 the campaign with its organiser and catalogue, 4 its co-organisers with their users,
-    # 5 its enrolments with their players (campaign_for_page: no registered list),
-    # 6 the creator's own enrolment (campaign_access; the creator needs no co-organiser check),
+    # 3 the campaign with its organiser and catalogue, 4 its co-organisers with their users (campaign_for_page),
+    # 5 the creator's own enrolment (campaign_access; the creator needs no co-organiser check),
+    # 6 the placeholders admitted, for their claim links,
     # 7 the join requests with their players,
     # what the round waits on (round_waits_on): 8 the open round (none here, so no battles nor
     # challenges are counted), 9 the places grouped by status, bloc and list, 10 the reports waiting
