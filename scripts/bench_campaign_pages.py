@@ -40,7 +40,7 @@ def registered_snapshot() -> dict[str, Any]:
     from core.demo import demo_data_seed
 
     demo_data_seed()
-    rows = Registration.objects.values("document", "profiles", "costs", "terms", "verdict")
+    rows: list[dict[str, Any]] = list(Registration.objects.values("document", "profiles", "costs", "terms", "verdict"))
     return max(rows, key=lambda row: len(json.dumps(row)))
 
 

@@ -74,8 +74,11 @@ def status_words(request: HttpRequest, campaign: Campaign, battles: Sequence[Bat
     }
     reports = [report for report in cached.values() if report is not None]
     if len(cached) < len(reported):
+        # Only what deciding and naming need: a round's reports carry their sides and judgement as JSON.
         reports += list(
-            BattleReport.objects.filter(battle_id__in=[pk for pk in reported if pk not in cached])
+            BattleReport.objects.filter(battle_id__in=[pk for pk in reported if pk not in cached]).only(
+                "battle_id", "campaign_id", "status"
+            )
         )
     shown = {}
     for report in reports:
