@@ -47,6 +47,17 @@ def report_for_battle(*, battle: Battle) -> BattleReport | None:
     return reports_for_campaign(campaign=battle.campaign).filter(battle=battle).first()
 
 
+def report_for_battle_page(*, battle: Battle) -> BattleReport | None:
+    """The battle's report as its page shows it (one query): both registered lists (its sheets list their
+    entries) and who confirmed or resolved it; not the battle, its places and its campaign (a map document)
+    once more, which the page already holds and puts back on the report."""
+    return (
+        BattleReport.objects.filter(battle=battle)
+        .select_related("attacker_registration", "defender_registration", "confirmed_by", "resolved_by")
+        .first()
+    )
+
+
 def dispute_queue(*, campaign: Campaign) -> QuerySet[BattleReport]:
     """What waits for an organiser: disputed reports, oldest dispute first."""
     return (

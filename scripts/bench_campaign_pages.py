@@ -40,8 +40,9 @@ def registered_snapshot() -> dict[str, Any]:
     from core.demo import demo_data_seed
 
     demo_data_seed()
-    rows: list[dict[str, Any]] = list(Registration.objects.values("document", "profiles", "costs", "terms", "verdict"))
-    return max(rows, key=lambda row: len(json.dumps(row)))
+    columns = ("document", "profiles", "costs", "terms", "verdict")
+    rows = Registration.objects.values_list(*columns)
+    return dict(zip(columns, max(rows, key=lambda row: len(json.dumps(row))), strict=True))
 
 
 def build(name: str, scale: int, snapshot: dict[str, Any]) -> Any:
