@@ -39,7 +39,7 @@ from campaign.selectors.hidden_results import log_entries_shown
 from campaign.selectors.map_battles import battles_on_map
 from campaign.selectors.rounds import battle_this_round
 from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
-from campaign.views.presenters import describe_entry, settings_summary
+from campaign.views.presenters import describe_entry, registration_rows, settings_summary
 from campaign.views.registrations import register_action_allowed
 from campaign.views.sections import battle_words
 from core.http import HtmxHttpRequest
@@ -164,7 +164,7 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         ],
         co_organisers=list(campaign.co_organisers.all()),
         settings_lines=settings_summary(campaign),
-        registrations=registrations_for_table(campaign=campaign),
+        registrations=registration_rows(registrations_for_table(campaign=campaign)),
         can_register=register_action_allowed(user, campaign),
     )
     return render(request, "campaign/detail.html", context)
