@@ -47,11 +47,45 @@ def report_for_battle(*, battle: Battle) -> BattleReport | None:
     return reports_for_campaign(campaign=battle.campaign).filter(battle=battle).first()
 
 
+def report_for_battle_page(*, battle: Battle) -> BattleReport | None:
+    """The battle's report as its page shows it (one query): both registered lists (its sheets list their
+    entries) and who confirmed or resolved it; not the battle, its places and its campaign (a map document)
+    once more, which the page already holds and puts back on the report."""
+    return (
+        BattleReport.objects.filter(battle=battle)
+        .select_related("attacker_registration", "defender_registration", "confirmed_by", "resolved_by")
+        .first()
+    )
+
+
 def dispute_queue(*, campaign: Campaign) -> QuerySet[BattleReport]:
     """What waits for an organiser: disputed reports, oldest dispute first."""
     return (
         reports_for_campaign(campaign=campaign)
         .filter(status=ReportStatus.DISPUTED)
+        .order_by("disputed_at", "pk")
+    )
+
+
+def _place(path: str) -> tuple[str, ...]:
+    """The columns naming the place at ``path`` (``Enrolment.display_name``)."""
+    return (path, f"{path}__placeholder_name", f"{path}__player", f"{path}__player__username",
+            f"{path}__player__display_name")  # fmt: skip
+
+
+def disputes_for_dashboard(*, campaign: Campaign) -> QuerySet[BattleReport]:
+    """``dispute_queue`` as the organisers' dashboard lists it (one query): the battle's round, sector and sides,
+    who reported, when, and why it is disputed; never the report's sides and judgement, the registered lists
+    or the campaign (a map document per row), which the API's queue carries and the list never shows."""
+    related = ("battle__round", "battle__sector", "battle__attacker__player", "battle__defender__player",
+               "submitted_by__player")  # fmt: skip
+    shown = ("campaign_id", "status", "submitted_at", "disputed_at", "dispute_reason", "battle", "battle__round",
+             "battle__round__number", "battle__sector", "battle__sector__name", *_place("battle__attacker"),
+             *_place("battle__defender"), *_place("submitted_by"))  # fmt: skip
+    return (
+        BattleReport.objects.filter(campaign=campaign, status=ReportStatus.DISPUTED)
+        .select_related(*related)
+        .only(*shown)
         .order_by("disputed_at", "pk")
     )
 

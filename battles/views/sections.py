@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from battles.models import BattleReport
 from battles.permissions import can_view_report, can_view_result
 from battles.presenters import battle_label
-from battles.selectors import battles_by_id, dispute_queue
+from battles.selectors import battles_by_id, disputes_for_dashboard
 from battles.views.panel import report_panel
 from campaign.models import Battle, BattleStatus, Campaign, LogEntry, LogKind
 from campaign.views.presenters import BattleWords
@@ -38,7 +38,7 @@ def report_section(
 
 def disputes_section(request: HtmxHttpRequest, campaign: Campaign) -> dict[str, Any]:
     """Disputed reports, oldest first, with who submitted each (one query)."""
-    return {"disputes": list(dispute_queue(campaign=campaign).select_related("submitted_by__player"))}
+    return {"disputes": list(disputes_for_dashboard(campaign=campaign))}
 
 
 def name_battles(
@@ -74,8 +74,11 @@ def status_words(request: HttpRequest, campaign: Campaign, battles: Sequence[Bat
     }
     reports = [report for report in cached.values() if report is not None]
     if len(cached) < len(reported):
+        # Only what deciding and naming need: a round's reports carry their sides and judgement as JSON.
         reports += list(
-            BattleReport.objects.filter(battle_id__in=[pk for pk in reported if pk not in cached])
+            BattleReport.objects.filter(battle_id__in=[pk for pk in reported if pk not in cached]).only(
+                "battle_id", "campaign_id", "status"
+            )
         )
     shown = {}
     for report in reports:

@@ -6,6 +6,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
@@ -29,6 +30,8 @@ from campaign.models import (
     Sector,
 )
 from campaign.options import Status
+from campaign.selectors.names import place_name
+from core.db import json_array_length
 from core.permissions import Actor
 
 _MAPS: OrderedDict[tuple[int, int, str], ZverogradMap] = OrderedDict()
@@ -113,46 +116,65 @@ def campaigns_for_listing(*, user: Actor) -> QuerySet[Campaign]:
 
 
 def campaign_for_page(*, pk: int) -> Campaign | None:
-    """The campaign with what its page shows: organisers, catalogue, players and current registrations."""
-    current = Registration.objects.filter(superseded_by__isnull=True).order_by("registered_at")
-    players = (
-        Enrolment.objects.select_related("player")
-        .prefetch_related(Prefetch("registrations", queryset=current, to_attr="current_registrations"))
-        .order_by("bloc", "joined_at")
-    )
+    """The campaign with its organisers and catalogue (two queries), for its page and the dashboard.
+
+    Not its players nor their lists: each page reads the rows it lists on its
+    own, as the columns it shows (``rosters``, ``registrations_for_table``,
+    ``join_requests``, ``admitted_placeholders``), or counts them
+    (``round_waits_on``).
+    """
     return (
         Campaign.objects.select_related("organiser", "catalogue")
-        .prefetch_related(
-            Prefetch("co_organisers", queryset=CoOrganiser.objects.select_related("user")),
-            Prefetch("enrolments", queryset=players),
-        )
+        .prefetch_related(Prefetch("co_organisers", queryset=CoOrganiser.objects.select_related("user")))
         .filter(pk=pk)
         .first()
     )
 
 
+def admitted_placeholders(*, campaign: Campaign) -> QuerySet[Enrolment]:
+    """The admitted places without an account, for their claim links (one query)."""
+    return Enrolment.objects.filter(
+        campaign=campaign, status=EnrolmentStatus.ADMITTED, player__isnull=True
+    ).order_by("bloc", "joined_at")
+
+
+@dataclass(frozen=True)
+class RosterPlace:
+    """A place as a bloc's roster names it."""
+
+    name: str
+    faction: str  # the faction's key ("" for none)
+    mercenary: bool
+    is_placeholder: bool
+    status: str
+
+
 @dataclass(frozen=True)
 class BlocRoster:
     bloc: str
-    players: list[Enrolment]
-    pending: list[Enrolment]
+    players: list[RosterPlace]  # admitted, or who left
+    pending: list[RosterPlace]  # asking to join
+
+
+_ON_A_ROSTER = (EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT, EnrolmentStatus.PENDING)
 
 
 def rosters(*, campaign: Campaign) -> list[BlocRoster]:
-    """Players by bloc from the prefetched enrolments (campaign_for_page): no query."""
-    enrolments = list(campaign.enrolments.all())
-    return [
-        BlocRoster(
-            bloc=bloc.value,
-            players=[
-                e
-                for e in enrolments
-                if e.bloc == bloc and e.status in (EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT)
-            ],
-            pending=[e for e in enrolments if e.bloc == bloc and e.status == EnrolmentStatus.PENDING],
-        )
-        for bloc in Bloc
-    ]
+    """Players by bloc, in the order they joined, with those asking to join (one query, of the roster's
+    columns only: a 500-player campaign builds no enrolment or account)."""
+    rows = (
+        Enrolment.objects.filter(campaign=campaign, status__in=_ON_A_ROSTER)
+        .annotate(name=place_name())
+        .order_by("bloc", "joined_at")
+        .values_list("bloc", "name", "faction", "mercenary", "player_id", "status")
+    )
+    by_bloc: dict[str, BlocRoster] = {bloc.value: BlocRoster(bloc.value, [], []) for bloc in Bloc}
+    for bloc, name, faction, mercenary, player_id, status in rows:
+        roster = by_bloc.get(bloc)
+        if roster is not None:
+            place = RosterPlace(name, faction, mercenary, player_id is None, status)
+            (roster.pending if status == EnrolmentStatus.PENDING else roster.players).append(place)
+    return list(by_bloc.values())
 
 
 def join_requests(*, campaign: Campaign) -> QuerySet[Enrolment]:
@@ -168,6 +190,37 @@ def registrations_for_campaign(*, campaign: Campaign, current_only: bool = True)
     if current_only:
         rows = rows.filter(superseded_by__isnull=True)
     return rows.order_by("enrolment__bloc", "enrolment_id", "-registered_at")
+
+
+@dataclass(frozen=True)
+class RegistrationRow:
+    """A registered list as its table shows it."""
+
+    pk: int
+    name: str
+    player: str  # the place's name
+    bloc: str
+    total_ap: int
+    warnings: int
+    registered_at: datetime
+    is_current: bool
+
+
+def registrations_for_table(*, campaign: Campaign, current_only: bool = True) -> list[RegistrationRow]:
+    """The registered lists as their table shows them (one query): the name, the player, the AP, when, and the
+    warnings counted by the database; never the document, unit cards, costs or verdict, which a 500-player
+    campaign would fetch and decode by the megabyte for a table of names."""
+    columns = ("pk", "name", "player_name", "enrolment__bloc", "total_ap", "warnings", "registered_at",
+               "superseded_by_id")  # fmt: skip
+    rows = (
+        registrations_for_campaign(campaign=campaign, current_only=current_only)
+        .annotate(player_name=place_name("enrolment__"), warnings=json_array_length("verdict", "problems"))
+        .values_list(*columns)
+    )
+    return [
+        RegistrationRow(pk, name, player, bloc, total_ap, warnings, registered_at, superseded is None)
+        for pk, name, player, bloc, total_ap, warnings, registered_at, superseded in rows
+    ]
 
 
 def timeline(*, campaign: Campaign, limit: int = 100) -> list[LogEntry]:

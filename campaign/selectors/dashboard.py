@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import BooleanField, Count, ExpressionWrapper, Q
 
 from campaign.models import (
     Battle,
@@ -85,12 +85,14 @@ def round_waits_on(*, campaign: Campaign) -> RoundWaits:
     # 1. The open round.
     round = Round.objects.filter(campaign=campaign, status=RoundStatus.OPEN).first()
     # 2. The places: requests, players, blocs, and players without a current registered list.
-    has_list = Registration.objects.filter(enrolment=OuterRef("pk"), superseded_by__isnull=True)
+    # One uncorrelated subquery, not an EXISTS per place: SQLite answers a correlated one through the index on
+    # ``superseded_by`` (every current list of every campaign, for each place: 230 ms at 500 players).
+    listed = Registration.objects.filter(campaign=campaign, superseded_by__isnull=True).values("enrolment_id")
     groups = (
         Enrolment.objects.filter(
             campaign=campaign, status__in=[EnrolmentStatus.PENDING, EnrolmentStatus.ADMITTED]
         )
-        .annotate(listed=Exists(has_list))
+        .annotate(listed=ExpressionWrapper(Q(pk__in=listed), output_field=BooleanField()))
         .values("status", "bloc", "listed")
         .annotate(n=Count("pk"))
         .order_by()

@@ -5,28 +5,25 @@ from __future__ import annotations
 from armies.blocs import Bloc
 from campaign.engine.svg import MapBattle
 from campaign.models import Battle, BattleStatus, Campaign, RoundStatus
+from campaign.selectors.names import place_name
 
 
 def battles_on_map(*, campaign: Campaign) -> list[MapBattle]:
     """Every published battle of the open round over a sector, in the order they were made (one query).
 
     Only who attacks whom where: a battle's status and result stay off the map, so a result the campaign
-    hides until the round closes changes nothing there.
+    hides until the round closes changes nothing there. Read as five columns, not as battles with their
+    sectors, places and accounts (250 battles: 1,500 rows the map never looks at).
     """
-    battles = (
+    rows = (
         Battle.objects.filter(campaign=campaign, round__status=RoundStatus.OPEN, sector__isnull=False)
         .exclude(status__in=[BattleStatus.DRAFT, BattleStatus.VOID])
-        .select_related("sector", "attacker__player", "defender__player")
+        .annotate(attacker_name=place_name("attacker__"), defender_name=place_name("defender__"))
         .order_by("pk")
+        .values_list("sector__key", "attacker_name", "attacker_bloc", "defender_name", "defender_bloc")
     )
     return [
-        MapBattle(
-            sector=battle.sector.key,
-            attacker=battle.attacker.display_name,
-            attacker_bloc=Bloc(battle.attacker_bloc),
-            defender=battle.defender.display_name,
-            defender_bloc=Bloc(battle.defender_bloc),
-        )
-        for battle in battles
-        if battle.sector is not None
-    ]
+        MapBattle(sector=sector, attacker=attacker, attacker_bloc=Bloc(attacker_bloc),
+                  defender=defender, defender_bloc=Bloc(defender_bloc))
+        for sector, attacker, attacker_bloc, defender, defender_bloc in rows
+    ]  # fmt: skip

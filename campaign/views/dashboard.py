@@ -20,10 +20,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from campaign.forms import CoOrganiserForm, PlaceholderForm, ReasonForm
-from campaign.models import Campaign, Enrolment, EnrolmentStatus
+from campaign.models import Campaign, Enrolment
 from campaign.options import Status
 from campaign.permissions import can_add_co_organisers, can_remove_co_organiser, can_see_round_waits
-from campaign.selectors import campaign_needs_action, catalogue_factions, enrolment_in_campaign, join_requests
+from campaign.selectors import (
+    admitted_placeholders,
+    campaign_needs_action,
+    catalogue_factions,
+    enrolment_in_campaign,
+    join_requests,
+)
 from campaign.services.campaigns import campaign_finish, campaign_open_registration, campaign_start
 from campaign.services.players import enrolment_admit, enrolment_refuse
 from campaign.views.common import (
@@ -105,7 +111,6 @@ def requests_context(
 def dashboard_context(request: HtmxHttpRequest, campaign: Campaign, **overrides: Any) -> dict[str, Any]:
     """Everything the dashboard shows; ``overrides`` put back bound forms and errors after a refusal."""
     user = request.user
-    enrolments = list(campaign.enrolments.all())
     errors: dict[str, str] = overrides.pop("errors", {})
     context = {
         **requests_context(
@@ -124,12 +129,7 @@ def dashboard_context(request: HtmxHttpRequest, campaign: Campaign, **overrides:
         "placeholder_form": PlaceholderForm(
             prefix="placeholder", factions=catalogue_factions(campaign=campaign)
         ),
-        "placeholders": [
-            (e, claim_url(request, e))
-            for e in enrolments
-            if e.is_placeholder and e.status == EnrolmentStatus.ADMITTED
-        ],
-        "admitted": [e for e in enrolments if e.status == EnrolmentStatus.ADMITTED],
+        "placeholders": [(e, claim_url(request, e)) for e in admitted_placeholders(campaign=campaign)],
         "is_finished": campaign.status == Status.FINISHED,
         "errors": errors,
         # What other apps add (the battles app: the disputed reports to resolve).

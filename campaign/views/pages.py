@@ -30,7 +30,7 @@ from campaign.selectors import (
     campaign_map,
     map_state_at,
     map_state_now,
-    registrations_for_campaign,
+    registrations_for_table,
     rosters,
     sector_names,
     sectors_for_map,
@@ -39,7 +39,7 @@ from campaign.selectors.hidden_results import log_entries_shown
 from campaign.selectors.map_battles import battles_on_map
 from campaign.selectors.rounds import battle_this_round
 from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
-from campaign.views.presenters import describe_entry, settings_summary
+from campaign.views.presenters import describe_entry, registration_rows, settings_summary
 from campaign.views.registrations import register_action_allowed
 from campaign.views.sections import battle_words
 from core.http import HtmxHttpRequest
@@ -137,8 +137,9 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     user = request.user
     manages = can_manage_campaign(user, campaign)
     access = campaign_access(user, campaign)
+    blocs = rosters(campaign=campaign)
     # The players' factions by name (one query, only when someone chose one).
-    chosen = any(e.faction for e in campaign.enrolments.all())
+    chosen = any(place.faction for roster in blocs for place in roster.players)
     factions = (
         faction_names(catalogue_ids=[campaign.catalogue_id]) if chosen and campaign.catalogue_id else {}
     )
@@ -157,13 +158,13 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             (
                 roster,
                 bloc_colour(roster.bloc),
-                [(e, faction_shown(factions, campaign.catalogue_id, e.faction)) for e in roster.players],
+                [(p, faction_shown(factions, campaign.catalogue_id, p.faction)) for p in roster.players],
             )
-            for roster in rosters(campaign=campaign)
+            for roster in blocs
         ],
         co_organisers=list(campaign.co_organisers.all()),
         settings_lines=settings_summary(campaign),
-        registrations=registrations_for_campaign(campaign=campaign),
+        registrations=registration_rows(registrations_for_table(campaign=campaign)),
         can_register=register_action_allowed(user, campaign),
     )
     return render(request, "campaign/detail.html", context)

@@ -16,9 +16,10 @@ from armies.selectors import faction_names, faction_shown
 from campaign.forms import RegisterListForm, add_service_error
 from campaign.models import Campaign, Enrolment, EnrolmentStatus, Registration
 from campaign.permissions import campaign_access, can_act_for, can_manage_campaign
-from campaign.selectors import registrations_for_campaign
+from campaign.selectors import registrations_for_table
 from campaign.services.registrations import army_list_register
 from campaign.views.common import campaign_or_404
+from campaign.views.presenters import registration_rows
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, bound
 
@@ -82,7 +83,9 @@ def registration_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "campaign": campaign,
         "form": form,
         "everything": everything,
-        "registrations": registrations_for_campaign(campaign=campaign, current_only=not everything),
+        "registrations": registration_rows(
+            registrations_for_table(campaign=campaign, current_only=not everything)
+        ),
         "can_manage": can_manage_campaign(request.user, campaign),
     }
     return render(request, "campaign/registrations.html", context)

@@ -118,13 +118,13 @@ def test_it_shows_the_dispute_queue_in_a_fixed_number_of_queries(client, running
     queued = []
     for count in (2, 12):
         two_rounds(count)
-        # 1 the session, 2 the user, 3 the campaign, 4 its co-organisers, 5 its enrolments with their
-        # players, 6 their current registrations, 7 the creator's own enrolment, 8 the join requests,
-        # what the round waits on (round_waits_on): 9 the open round, 10 the places grouped by status,
-        # bloc and list, 11 its battles by state, 12 its open challenges, 13 the reports waiting and
-        # disputed, then 14 the catalogue's factions,
-        # 15 the disputed reports with their battles, rounds, sides and who submitted them
-        with django_assert_num_queries(15):
+        # 1 the session, 2 the user, 3 the campaign, 4 its co-organisers, 5 the creator's own enrolment,
+        # 6 the admitted placeholders, 7 the join requests,
+        # what the round waits on (round_waits_on): 8 the open round, 9 the places grouped by status,
+        # bloc and list, 10 its battles by state, 11 its open challenges, 12 the reports waiting and
+        # disputed, then 13 the catalogue's factions,
+        # 14 the disputed reports with their battles' rounds, sectors, sides and who submitted them (names only)
+        with django_assert_num_queries(14):
             response = client.get(reverse("campaign:dashboard", args=[running_campaign.pk]))
         queued.append(response.content.count(b'data-testid="dispute"'))
     assert queued == [1, 7]

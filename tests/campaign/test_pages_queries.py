@@ -78,14 +78,14 @@ def test_it_lists_campaigns_in_a_fixed_number_of_queries(
 
 def _campaign_page_queries(client, campaign, django_assert_num_queries, query: str = "") -> bytes:
     # 1 the session, 2 the user,
-    # 3 the campaign with its organiser and catalogue, 4 its co-organisers with their users,
-    # 5 its enrolments with their players, 6 their current registrations (campaign_for_page),
-    # 7 is the user a co-organiser, 8 the user's own enrolment (campaign_access),
-    # 9 the map: the sectors now, or the sector log up to the round chosen,
-    # (9b the open round's battles with their sectors and sides, drawn on the map as it stands now only)
-    # 10 the player's battle in the open round (for "your battle this round"; admitted players only),
-    # 11 the registered lists with their players
-    with django_assert_num_queries(11 if query else 12):
+    # 3 the campaign with its organiser and catalogue, 4 its co-organisers with their users (campaign_for_page),
+    # 5 is the user a co-organiser, 6 the user's own enrolment (campaign_access),
+    # 7 the players by bloc: names, factions and statuses only (rosters),
+    # 8 the map: the sectors now, or the sector log up to the round chosen,
+    # (8b the open round's battles: the sector and the sides' names and blocs, drawn on the map as it stands now only)
+    # 9 the player's battle in the open round (for "your battle this round"; admitted players only),
+    # 10 the registered lists: names, players, AP and the warnings counted (registrations_for_table)
+    with django_assert_num_queries(10 if query else 11):
         response = client.get(reverse("campaign:detail", args=[campaign.pk]) + query)
     assert response.status_code == 200
     return response.content
@@ -112,16 +112,16 @@ def test_it_shows_the_campaign_page_with_its_map_in_a_fixed_number_of_queries(
 
 def _dashboard_queries(client, campaign, django_assert_num_queries) -> bytes:
     # 1 the session, 2 the user,
-    # 3 the campaign with its organiser and catalogue, 4 its co-organisers with their users,
-    # 5 its enrolments with their players, 6 their current registrations (campaign_for_page),
-    # 7 the creator's own enrolment (campaign_access; the creator needs no co-organiser check),
-    # 8 the join requests with their players,
-    # what the round waits on (round_waits_on): 9 the open round (none here, so no battles nor
-    # challenges are counted), 10 the places grouped by status, bloc and list, 11 the reports waiting
+    # 3 the campaign with its organiser and catalogue, 4 its co-organisers with their users (campaign_for_page),
+    # 5 the creator's own enrolment (campaign_access; the creator needs no co-organiser check),
+    # 6 the placeholders admitted, for their claim links,
+    # 7 the join requests with their players,
+    # what the round waits on (round_waits_on): 8 the open round (none here, so no battles nor
+    # challenges are counted), 9 the places grouped by status, bloc and list, 10 the reports waiting
     # and disputed (the battles app),
-    # 12 the catalogue's factions for the placeholder form,
-    # 13 the disputed battle reports with their battles, sides and people (dispute_queue)
-    with django_assert_num_queries(13):
+    # 11 the catalogue's factions for the placeholder form,
+    # 12 the disputed battle reports with their battles, sides and people (dispute_queue)
+    with django_assert_num_queries(12):
         response = client.get(reverse("campaign:dashboard", args=[campaign.pk]))
     assert response.status_code == 200
     return response.content
