@@ -50,8 +50,8 @@ def _pages(campaign) -> dict[str, tuple[str, int]]:
         "campaign page": (reverse("campaign:detail", args=[campaign.pk]), 10),
         # + co-organisers, placeholders, join requests, the five counts, factions, disputes (columns)
         "dashboard": (reverse("campaign:dashboard", args=[campaign.pk]), 14),
-        # + the five counts
-        "dashboard panel": (reverse("campaign:dashboard_waits", args=[campaign.pk]), 9),
+        # + the join requests (for their digest), the five counts
+        "dashboard panel": (reverse("campaign:dashboard_waits", args=[campaign.pk]), 10),
         # + the round, its battles, byes, the reports' statuses, the places with a list, the sectors
         "round page": (reverse("campaign:round", args=[campaign.pk, 1]), 10),
     }
