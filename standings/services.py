@@ -91,12 +91,18 @@ def _recompute(campaign_id: int, force: bool) -> bool:
 
 @contextlib.contextmanager
 def _one_recompute_at_a_time(campaign_id: int) -> Iterator[None]:
-    """Hold the campaign's recompute lock (PostgreSQL), taken and released outside any transaction of ours.
+    """Hold the campaign's recompute lock (PostgreSQL), which a player's write never takes.
 
-    A session lock, so it spans the read and the write; a player's write never
-    takes it. Two campaigns whose ids share a key only wait for each other.
+    A session lock, taken and released outside any transaction of ours, so it
+    spans the read and the write; inside a caller's transaction, one that goes
+    with it. Two campaigns whose ids share a key only wait for each other.
     """
     key = (LOCK_SPACE, campaign_id % _INT4)
+    if connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", key)
+        yield
+        return
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_lock(%s, %s)", key)
     try:
@@ -106,14 +112,17 @@ def _one_recompute_at_a_time(campaign_id: int) -> Iterator[None]:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
         except DatabaseError:
-            connection.close()  # the session ends, and its lock with it: never left held on a kept connection
+            # End the session, and the lock with it: a kept or pooled connection must never go on holding it.
+            if connection.connection is not None:
+                connection.connection.close()
+            connection.close()
 
 
 def _standings_read(*, campaign_id: int, force: bool) -> _Snapshot | None:
     """The standings of the campaign's results version, from one snapshot; None if they are stored already
     (or the campaign is gone)."""
     callers = connection.in_atomic_block
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # it only reads: nothing to roll back to
         campaigns = Campaign.objects.filter(pk=campaign_id)
         if callers:
             campaigns = campaigns.select_for_update()  # no snapshot of our own: nothing it reads may change

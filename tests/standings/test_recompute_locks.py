@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.dispatch import Signal
+from django.test.utils import CaptureQueriesContext
 
 from battles.models import BattleReport
 from battles.services import report_confirm, report_submit
@@ -239,3 +240,24 @@ def test_it_computes_a_burst_of_recomputes_once_per_version(postgresql, queued):
     assert sorted(answers) == [False] * 7 + [True]
     assert [said["results_version"] for said in computed] == [1, 2]
     assert stored(campaign)[0] == version_of(campaign) == 2
+
+
+def test_it_reads_from_a_snapshot_and_locks_only_the_standings_row(postgresql, queued):
+    campaign = populated_campaign(players=12, rounds=2, seed=23)
+    standings_recompute(campaign_id=campaign.pk)
+    add_result(campaign, 1)
+
+    with CaptureQueriesContext(connection) as captured:
+        assert standings_recompute(campaign_id=campaign.pk) is True
+
+    sql = [query["sql"] for query in captured.captured_queries]
+    assert sql[0].startswith("SELECT pg_advisory_lock(")
+    assert sql[1:3] == [
+        "BEGIN",
+        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY",
+    ]  # first, as it must be
+    assert sql.count("BEGIN") == 2  # the snapshot, then the short write
+    assert sql[-1].startswith("SELECT pg_advisory_unlock(")
+    locking = [statement for statement in sql if "FOR UPDATE" in statement or "FOR SHARE" in statement]
+    assert len(locking) == 1
+    assert 'FROM "standings_standings"' in locking[0]
