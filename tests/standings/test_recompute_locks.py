@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.dispatch import Signal
 from django.test.utils import CaptureQueriesContext
 
@@ -262,3 +262,29 @@ def test_it_reads_from_a_snapshot_and_locks_only_the_standings_row(postgresql, q
     locking = [statement for statement in sql if "FOR UPDATE" in statement or "FOR SHARE" in statement]
     assert len(locking) == 1
     assert 'FROM "standings_standings"' in locking[0]
+
+
+def test_it_fails_for_the_task_to_retry_and_leaves_no_lock_when_its_connection_dies_mid_way(
+    postgresql, queued
+):
+    campaign = populated_campaign(players=12, rounds=2, seed=24)
+    backend: list[int] = []
+
+    def remember(**_kwargs: Any) -> None:
+        backend.append(connection.connection.info.backend_pid)  # the recompute's own connection
+
+    recompute_computed.connect(remember, weak=False, dispatch_uid="test-recompute-backend")
+    try:
+        with held_at(recompute_computed) as hold:
+            recompute = Thread(lambda: standings_recompute(campaign_id=campaign.pk))
+            assert hold.reached.wait(timeout=60), "the recompute never got there"
+            with connection.cursor() as cursor:  # as a database restart or a killed session would
+                cursor.execute("SELECT pg_terminate_backend(%s)", [backend[0]])
+            hold.release.set()
+            with pytest.raises(OperationalError):  # what the task retries (autoretry_for)
+                recompute.result()
+    finally:
+        recompute_computed.disconnect(dispatch_uid="test-recompute-backend")
+
+    assert not Standings.objects.filter(campaign=campaign).exists()
+    assert Thread(lambda: standings_recompute(campaign_id=campaign.pk)).result() is True
