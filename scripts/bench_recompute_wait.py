@@ -32,7 +32,6 @@ from bench_standings import REPORTS, build  # noqa: E402
 from benchenv import bench_database  # noqa: E402
 
 HEAD_START_S = 0.15  # the confirmation starts this long after the recompute: well inside its ~0.6 s
-TARGET_MS = 100.0  # a confirmation should not notice a recompute at all
 
 
 def main() -> int:
@@ -125,8 +124,9 @@ def run(samples: int, engine_name: str) -> int:
           f"{statistics.median(alone):.0f} ms")  # fmt: skip
     print(f"  recompute: median {statistics.median(recomputes):.0f} ms; "
           f"the confirmation finished first {first} times of {samples}")  # fmt: skip
-    # On SQLite every write waits for any other (one writer): only PostgreSQL's figure has a target.
-    return 0 if engine_name != "PostgreSQL" or statistics.median(waits) < TARGET_MS else 1
+    # The target: a confirmation never waits for the recompute, so it ends first every time (its own time
+    # depends on how busy the cores are). On SQLite every write waits for any other (one writer): no target.
+    return 0 if engine_name != "PostgreSQL" or first == samples else 1
 
 
 if __name__ == "__main__":
