@@ -3,7 +3,8 @@ into the site: the worker pauses half-way through writing a recompute so the tes
 
 The test names a file in ``PAUSE_FILE_ENV``; the worker writes its process id there when it reaches the
 point (``standings.signals.recompute_half_written``: the old tables deleted, the new ones not yet
-written, nothing committed) and then sleeps, holding the campaign's lock, until it is killed.
+written, nothing committed) and then sleeps, holding the standings' row and the campaign's recompute
+lock (never the campaign's row), until it is killed.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -20,6 +21,7 @@ from campaign.models import (
 )
 from campaign.options import Status
 from campaign.services.map import campaign_map_load
+from campaign.services.versions import results_changed
 from tests.factories import CampaignFactory, UserFactory
 from tests.standings.conftest import result
 
@@ -81,3 +83,19 @@ def _battle(campaign: Campaign, played: Round, attacker: Enrolment, defender: En
         **sides_recorded(attacker=attacker, defender=defender),
         points_limit=150, status=status, source=BattleSource.PAIRING, result=outcome, winner=winner,
     )  # fmt: skip
+
+
+def add_result(campaign: Campaign, n: int) -> None:
+    """A confirmed result recorded as a confirmation records one: under the campaign's lock, bumping its version."""
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        places = list(locked.enrolments.order_by("pk"))
+        attacker, defender = places[n % len(places)], places[(n + 7) % len(places)]
+        Battle.objects.create(
+            campaign=locked, round=Round.objects.get(campaign=locked, number=locked.current_round),
+            attacker=attacker, defender=defender, mission="hold-the-line", points_limit=150,
+            **sides_recorded(attacker=attacker, defender=defender),
+            status=BattleStatus.CONFIRMED, source=BattleSource.PAIRING, winner=attacker,
+            result=result("attacker", (n % 9, 2), (40 + n, 10)),
+        )  # fmt: skip
+        results_changed(campaign=locked)

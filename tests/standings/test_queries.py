@@ -13,10 +13,17 @@ from tests.standings.builders import populated_campaign
 
 pytestmark = pytest.mark.django_db
 
-# Lock the campaign, read the stored standings, when the rounds opened, the places, two side totals, the
-# meetings, the adjustments, the ledger, the sector log; write the standings, delete the old tables, insert
-# the new ones; and here, inside the test's transaction, a savepoint and its release around them.
-RECOMPUTE_QUERIES = 13 + 2
+# Read the campaign, the stored standings' version, when the rounds opened, the places, two side totals, the
+# meetings, the adjustments, the ledger, the sector log; then, in a savepoint and its release, lock the stored
+# standings, write them, delete the old tables, insert the new ones. Around all that, one recompute at a time:
+# on PostgreSQL the campaign's advisory lock (here, inside the test's transaction, one released with it), on
+# SQLite a savepoint and its release. (In production PostgreSQL's read is a snapshot opened by SET TRANSACTION
+# instead of the campaign's row locked, and the lock is released by a statement of its own.)
+RECOMPUTE_QUERIES = 10 + 6
+
+
+def around() -> int:
+    return 1 if connection.vendor == "postgresql" else 2
 
 
 def recompute_queries(campaign: Campaign) -> list[str]:
@@ -34,7 +41,7 @@ def test_the_recompute_takes_the_same_queries_for_6_players_or_120_and_for_ten_t
         Campaign.objects.filter(pk=campaign.pk).update(tiebreakers=tiebreakers)
         campaign.refresh_from_db()
         standings_recompute(campaign_id=campaign.pk)  # the first write creates the Standings row
-    expected = RECOMPUTE_QUERIES - (0 if "head_to_head" in tiebreakers else 1)
+    expected = RECOMPUTE_QUERIES + around() - (0 if "head_to_head" in tiebreakers else 1)
 
     counts = [len(recompute_queries(campaign)) for campaign in (small, large, busy)]
 

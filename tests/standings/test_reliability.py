@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 
 from battles.models import BattleReport
 from battles.services import ReportInput, SideInput, report_confirm, report_submit
@@ -34,15 +34,13 @@ from campaign.models import (
     WebhookDelivery,
     sides_recorded,
 )
-from campaign.services.versions import results_changed
 from config.celery import app
 from standings.models import Standings
 from standings.selectors import StandingsView, standings_for
 from standings.services import standings_recompute, standings_stale
 from tests.battles.conftest import ALLIED_UNITS, AXIS_UNITS, register, round_one  # noqa: F401
 from tests.conftest import services_required, start_celery_worker, stop_celery_worker
-from tests.standings.builders import populated_campaign
-from tests.standings.conftest import result
+from tests.standings.builders import add_result, populated_campaign
 from tests.standings.test_race import burst, from_scratch, stored
 from tests.worker_hooks import PAUSE_FILE_ENV
 
@@ -91,22 +89,6 @@ def current(campaign: Campaign) -> bool:
     """The stored standings are at the campaign's results version."""
     version = Campaign.objects.values_list("results_version", flat=True).get(pk=campaign.pk)
     return Standings.objects.filter(campaign=campaign, results_version=version).exists()
-
-
-def add_result(campaign: Campaign, n: int) -> None:
-    """A confirmed result recorded as a confirmation records one: under the campaign's lock, bumping its version."""
-    with transaction.atomic():
-        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        places = list(locked.enrolments.order_by("pk"))
-        attacker, defender = places[n % len(places)], places[(n + 7) % len(places)]
-        Battle.objects.create(
-            campaign=locked, round=Round.objects.get(campaign=locked, number=locked.current_round),
-            attacker=attacker, defender=defender, mission="hold-the-line", points_limit=150,
-            **sides_recorded(attacker=attacker, defender=defender),
-            status=BattleStatus.CONFIRMED, source=BattleSource.PAIRING, winner=attacker,
-            result=result("attacker", (n % 9, 2), (40 + n, 10)),
-        )  # fmt: skip
-        results_changed(campaign=locked)
 
 
 # --------------------------------------------------------------------------- (a) a burst of confirmations

@@ -82,6 +82,16 @@ def test_a_recompute_that_finds_newer_standings_stored_leaves_them(league):
     assert snapshot(league.campaign) == before
 
 
+def test_even_a_forced_recompute_never_replaces_standings_of_a_later_version(league):
+    standings_recompute(campaign_id=league.campaign.pk)
+    Standings.objects.filter(campaign=league.campaign).update(results_version=version(league.campaign) + 3)
+    before = snapshot(league.campaign)
+    league.fight("a1", "x1", "attacker")
+
+    assert standings_recompute(campaign_id=league.campaign.pk, force=True) is False
+    assert snapshot(league.campaign) == before
+
+
 def test_forcing_recomputes_the_same_standings(league):
     league.fight("a1", "x1", "attacker", vp=(4, 1))
     standings_recompute(campaign_id=league.campaign.pk)
