@@ -21,13 +21,20 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 
+from django.contrib.auth.tokens import default_token_generator
 from django.core.management import call_command
 from django.test import Client
 from django.urls import resolve
+from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from accounts.models import User
-from armies.models import ArmyList, Catalogue
+from armies.blocs import Bloc
+from armies.models import ArmyList, Catalogue, CatalogueImport
 from campaign.models import Battle, Campaign, Challenge, Enrolment, Registration, Sector
+from campaign.services.players import placeholder_add, placeholder_claim_link
+from exchange.models import CampaignImport, ImportStatus
 from tests.urlconf import PARAMETER, filled, routes
 
 # Routes that are not pages of the site's own words, or that only answer a POST.
@@ -47,15 +54,48 @@ VIEWERS: dict[str, str | None] = {
 }
 
 
+# Whose password-reset link is walked: nobody who views the demo (logging in changes what the link holds).
+RESET_FOR = "mila"
+
+
 def demo_load() -> None:
-    """The demo of ``make run``: its campaign (two rounds, reports waiting and disputed), players and lists."""
+    """The demo of ``make run`` (its campaign with two rounds, reports waiting and disputed, players and lists),
+    with the rows behind the pages only a one-off link reaches: a club member's place waiting to be claimed,
+    a finished catalogue import and a refused campaign import."""
     call_command("seed_demo", verbosity=0)
+    campaign = Campaign.objects.get()
+    organiser = campaign.organiser
+    member = placeholder_add(campaign=campaign, actor=organiser, name="Vera from the club", bloc=Bloc.SSU)
+    placeholder_claim_link(enrolment=member, actor=organiser)
+    CatalogueImport.objects.create(
+        created_by=organiser, status=CatalogueImport.Status.SUCCEEDED, progress=100, stage="done",
+        catalogue=campaign.catalogue, finished_at=timezone.now(),
+    )  # fmt: skip
+    CampaignImport.objects.create(
+        created_by=organiser, file_name="Winter campaign.json", status=ImportStatus.FAILED, finished_at=timezone.now(),
+        problems=[{"field": "campaign.name", "code": "required", "message": "The campaign has no name."}],
+    )  # fmt: skip
+
+
+def _one_off_fillings(name: str) -> dict[str, list[str]]:
+    """The keys of one-off links: invitations, claims, password resets and import jobs."""
+    campaign = Campaign.objects.get()
+    claims = Enrolment.objects.exclude(claim_token=None).order_by("pk").values_list("claim_token", flat=True)
+    reset_for = User.objects.get(username=RESET_FOR)
+    return {
+        "token": [default_token_generator.make_token(reset_for)] if name == "accounts:password_reset_confirm"
+        else [str(token) for token in claims] if name == "campaign:claim"
+        else [str(campaign.invite_token)],
+        "uidb64": [urlsafe_base64_encode(force_bytes(reset_for.pk))],
+        "import_id": [str(pk) for pk in CatalogueImport.objects.values_list("pk", flat=True)],
+        "job_id": [str(pk) for pk in CampaignImport.objects.values_list("pk", flat=True)],
+    }  # fmt: skip
 
 
 def _fillings(name: str) -> dict[str, list[str]]:
     campaign = Campaign.objects.get()
     army_lists = [str(pk) for pk in ArmyList.objects.order_by("pk").values_list("pk", flat=True)]
-    return {
+    return _one_off_fillings(name) | {
         # ``pk`` is the campaign's in campaign routes, a list's in the builder's, a catalogue's in its own.
         "pk": army_lists if name.startswith("armies:") and "catalogue" not in name
         else [str(pk) for pk in Catalogue.objects.values_list("pk", flat=True)] if name.startswith("armies:")
@@ -77,10 +117,8 @@ def demo_addresses() -> dict[str, str]:
             continue
         parameters = PARAMETER.findall(route)
         fillings = _fillings(name)
-        if route.count("<") > len(parameters) or any(
-            param not in fillings for _converter, param in parameters
-        ):
-            continue  # tokens, uuids, answers and actions: addresses of one-off links and posts
+        if any(param not in fillings for _converter, param in parameters):
+            continue  # answers, decisions, actions and the builder's rows: routes that only take a POST
         addresses.update(dict.fromkeys(filled(route, fillings), name))
     return dict(sorted(addresses.items()))
 

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import axe_playwright_python
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 from django.test import Client
 
 from accounts.models import User
@@ -164,7 +165,7 @@ PREVIEW_BOX = (
 def test_the_phone_report_forms_preview_leaves_the_form_and_the_field_being_edited_in_view(
     browser, live_server
 ):
-    demo_load()
+    call_command("seed_demo")
     battle = (
         Battle.objects.filter(round__status=RoundStatus.OPEN, status=BattleStatus.SCHEDULED)
         .exclude(attacker__player=None)
@@ -204,7 +205,7 @@ def test_the_phone_report_forms_preview_leaves_the_form_and_the_field_being_edit
 
 
 def test_the_standings_show_the_points_column_on_a_phone_without_scrolling(browser, live_server):
-    demo_load()
+    call_command("seed_demo")
     campaign = Campaign.objects.get()
     context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})
     context.set_default_timeout(15_000)
