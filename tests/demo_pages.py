@@ -161,7 +161,8 @@ def viewer_pages(username: str | None, addresses: dict[str, str] | None = None) 
         yield Page(address=address, reached=reached, name=name, html=response.content.decode())
 
 
-# Attributes that differ between two pages of one shape (ids, addresses, values, text), left out of the shape.
+# Attributes that differ between two pages of one shape (ids, addresses, values, names): only whether each is
+# there (and not empty) is part of the shape.
 _SHAPELESS_ATTRIBUTES = {
     "href", "action", "value", "id", "for", "name", "content", "title", "alt", "placeholder", "src",
     "aria-label", "aria-labelledby", "aria-describedby", "aria-controls", "hx-get", "hx-post", "hx-vals",
@@ -173,7 +174,7 @@ _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "me
 
 
 class _Shape(HTMLParser):
-    """Each element as the path of tags and telling attributes that leads to it, text left out."""
+    """Each element as the path of tags and telling attributes that leads to it, and whether it holds text."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -182,10 +183,12 @@ class _Shape(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         kept = sorted(
-            f"{key}={value if key != 'class' else ' '.join(sorted((value or '').split()))}"
+            # Of an attribute that names or points, whether it is there and not empty; of the rest, its value.
+            f"{key}{'' if value else '=-'}" if key in _SHAPELESS_ATTRIBUTES
+            else f"{key}={' '.join(sorted((value or '').split())) if key == 'class' else value}"
             for key, value in attrs
-            if key not in _SHAPELESS_ATTRIBUTES and not key.startswith("data-")
-        )
+            if not key.startswith("data-")
+        )  # fmt: skip
         head = f"{tag}[{','.join(kept)}]"
         self.paths.add(" > ".join([*self.path, head]))
         if tag not in _VOID:
@@ -196,16 +199,22 @@ class _Shape(HTMLParser):
         if tag not in _VOID:
             self.handle_endtag(tag)
 
+    def handle_data(self, data: str) -> None:
+        if data.strip() and self.path:
+            self.paths.add(" > ".join([*self.path, "text"]))
+
     def handle_endtag(self, tag: str) -> None:
-        # Up to the element this closes (an element left open by the page is closed with it).
-        while self.path:
-            if self.path.pop().startswith(f"{tag}["):
-                break
+        # Up to the element this closes (an element the page left open is closed with it); a stray end tag is
+        # ignored, as a browser does.
+        if any(head.startswith(f"{tag}[") for head in self.path):
+            while not self.path.pop().startswith(f"{tag}["):
+                pass
 
 
 def page_shape(html: str) -> str:
-    """What two pages of one template share when they differ only in their data: the same elements with the
-    same classes, roles and states, whatever their text, addresses and number of alike rows.
+    """What two pages of one template share when they differ only in their data: the same elements in the
+    same places, with the same classes, roles and states, the same attributes given and the same elements
+    holding text, whatever that text, the addresses and the number of alike rows.
 
     Two pages of one route with one shape are one case for a check of the markup (names, roles, contrast
     of each class of element): the accessibility walk checks one of them."""
