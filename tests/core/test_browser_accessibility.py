@@ -48,6 +48,9 @@ AXE_RUN = """options => axe.run(document, options).then(results => results.viola
     id: violation.id, impact: violation.impact, help: violation.help,
     nodes: violation.nodes.slice(0, 5).map(node => ({target: node.target, summary: node.failureSummary})),
 })))"""
+OPEN_DETAILS = (
+    "() => document.querySelectorAll('details:not([open])').forEach(details => { details.open = true; })"
+)
 AXE_OPTIONS = {
     "runOnly": {"type": "tag", "values": WCAG_21_AA},
     "rules": {rule: {"enabled": True} for rule in EXPERIMENTAL_WCAG_21},
@@ -64,13 +67,20 @@ def blocking_findings(page: Any, address: str, reached: str) -> list[str]:
     url = urlsplit(page.url)
     assert url.path + (f"?{url.query}" if url.query else "") == reached, (address, page.url, reached)
     page.wait_for_function(HTMX_SETTLED)
+    return axe_findings(page, reached)
+
+
+def axe_findings(page: Any, where: str) -> list[str]:
+    """What axe finds serious or critical on the page as it stands, its folded sections opened (axe skips what
+    is out of sight, and a reader opens them)."""
+    page.evaluate(OPEN_DETAILS)
     findings = []
     for violation in page.evaluate(AXE_RUN, AXE_OPTIONS):
         if violation["impact"] not in BLOCKING:
             continue
         for node in violation["nodes"]:
             findings.append(
-                f"{reached} [{violation['impact']}] {violation['id']}: {violation['help']}\n"
+                f"{where} [{violation['impact']}] {violation['id']}: {violation['help']}\n"
                 f"    at {node['target']}: {(node['summary'] or '').splitlines()[-1:]}"
             )
     return findings
@@ -223,5 +233,31 @@ def test_the_standings_show_the_points_column_on_a_phone_without_scrolling(brows
         # The rest scrolls within the region, which the keyboard reaches.
         region.focus()
         assert region.evaluate("el => document.activeElement === el")
+    finally:
+        context.close()
+
+
+def test_the_phone_menu_opens_from_the_keyboard_and_axe_finds_nothing_serious_in_it(browser, live_server):
+    call_command("seed_demo")
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    context.add_init_script(path=AXE_SOURCE)
+    try:
+        log_in(context, live_server, User.objects.get(username="anna"))
+        page = context.new_page()
+        page.goto("/", wait_until="load")
+        menu = page.get_by_role("navigation", name="Main")
+        assert not menu.get_by_role("link", name="Lists").is_visible()
+
+        # From the top of the page, the keyboard reaches the menu's toggle and Space opens it.
+        for _ in range(6):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.id") == "nav-toggle":
+                break
+        assert page.evaluate("document.activeElement.id") == "nav-toggle"
+        page.keyboard.press("Space")
+
+        assert menu.get_by_role("link", name="Lists").is_visible()
+        assert axe_findings(page, "the home page with the menu open") == []
     finally:
         context.close()
