@@ -37,9 +37,10 @@ def log_in(context: Any, live_server: Any, user: User) -> None:
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}])
 
 
-# Loaded into every document before its own scripts (rather than sent over on each check), with a count of
-# the htmx requests in flight, so a check waits for the bell and the polled panels to land.
+# axe is loaded into every document before its own scripts rather than sent over for each check.
 AXE_SOURCE = Path(axe_playwright_python.__file__).with_name("axe.min.js")
+# A page is checked once it is loaded (its styles applied: axe measures contrast) and htmx has nothing in
+# flight or settling (the bell and the polled panels land after the load).
 HTMX_SETTLED = (
     "() => document.readyState === 'complete'"
     " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
