@@ -9,7 +9,8 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver
 
-PARAMETER = re.compile(r"<(\w+):(\w+)>")
+# ``<converter:name>``, or ``<name>`` (a string) as in Django's own password-reset route.
+PARAMETER = re.compile(r"<(?:(\w+):)?(\w+)>")
 
 
 def _walk(patterns: list[Any], prefix: str, namespace: str) -> Iterator[tuple[str, str]]:
@@ -34,6 +35,7 @@ def routes() -> Iterator[tuple[str, str]]:
 def filled(route: str, fillings: dict[str, list[str]]) -> list[str]:
     """The paths ``route`` names with each combination of its parameters' values."""
     paths = ["/" + route]
-    for converter, name in PARAMETER.findall(route):
-        paths = [path.replace(f"<{converter}:{name}>", value) for path in paths for value in fillings[name]]
+    for parameter in PARAMETER.finditer(route):
+        name = parameter.group(2)
+        paths = [path.replace(parameter.group(0), value) for path in paths for value in fillings[name]]
     return paths

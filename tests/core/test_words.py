@@ -3,8 +3,10 @@
 The addresses are not listed by hand: every page route of the URL conf (not the
 API, the admin or the downloads) is filled with the demo's own ids (each battle,
 sector, player, list, round and challenge of the demo campaign) and asked for by
-the organiser, a player and an anonymous visitor. The visible text of each page
-(tags, scripts, styles and attributes stripped) must hold none of:
+the organiser, the demo's players and an anonymous visitor (``tests/demo_pages.py``,
+shared with the accessibility walk; a redirect is followed to the page it leads to).
+The visible text of each page (tags, scripts, styles and attributes stripped) must
+hold none of:
 
 - a ``kind:id`` string (``registration:10``, ``round:1``);
 - a bracketed code (``[balance-too-low]``);
@@ -19,20 +21,13 @@ import html
 import re
 
 import pytest
-from django.core.management import call_command
-from django.test import Client
 
-from accounts.models import User
-from armies.models import ArmyList, Catalogue, Faction
+from armies.models import Faction
 from campaign.engine.missions import MISSIONS_BY_KEY
-from campaign.models import Battle, Campaign, Challenge, Enrolment, LogKind, Registration, Sector
-from tests.urlconf import PARAMETER, filled, routes
+from campaign.models import Battle, LogKind, Sector
+from tests.demo_pages import VIEWERS, demo_addresses, demo_load, viewer_pages
 
 pytestmark = pytest.mark.django_db
-
-# Pages whose route is not a page of the site's own words, or that only answer a POST.
-SKIPPED_PREFIXES = ("api/", "admin/", "health/")
-SKIPPED_SUFFIXES = (".json", ".txt", ".csv", "/export/", "/log-out/")
 
 KIND_ID = re.compile(r"\b[a-z_]+:\d+\b")
 BRACKETED_CODE = re.compile(r"\[[a-z][a-z-]*\]")
@@ -64,39 +59,6 @@ def visible_text(page: str) -> str:
     text = TAGS_WITHOUT_TEXT.sub(" ", text)
     text = TAG.sub(" ", text)
     return html.unescape(text)
-
-
-def _fillings(name: str) -> dict[str, list[str]]:
-    campaign = Campaign.objects.get()
-    army_lists = [str(pk) for pk in ArmyList.objects.order_by("pk").values_list("pk", flat=True)]
-    return {
-        # ``pk`` is the campaign's in campaign routes, a list's in the builder's, a catalogue's in its own.
-        "pk": army_lists if name.startswith("armies:") and "catalogue" not in name
-        else [str(pk) for pk in Catalogue.objects.values_list("pk", flat=True)] if name.startswith("armies:")
-        else [str(campaign.pk)],
-        "battle_id": [str(pk) for pk in Battle.objects.values_list("pk", flat=True)],
-        "number": [str(number) for number in range(1, campaign.current_round + 1)],
-        "key": list(Sector.objects.filter(campaign=campaign).values_list("key", flat=True)),
-        "enrolment_id": [str(pk) for pk in Enrolment.objects.values_list("pk", flat=True)],
-        "registration_id": [str(pk) for pk in Registration.objects.values_list("pk", flat=True)],
-        "challenge_id": [str(pk) for pk in Challenge.objects.values_list("pk", flat=True)],
-    }  # fmt: skip
-
-
-def demo_pages() -> dict[str, str]:
-    """Every page address of the demo, with its route's name."""
-    addresses: dict[str, str] = {}
-    for route, name in routes():
-        if route.startswith(SKIPPED_PREFIXES) or route.endswith(SKIPPED_SUFFIXES):
-            continue
-        parameters = PARAMETER.findall(route)
-        fillings = _fillings(name)
-        if route.count("<") > len(parameters) or any(
-            param not in fillings for _converter, param in parameters
-        ):
-            continue  # tokens, uuids, answers and actions: addresses of one-off links and posts
-        addresses.update(dict.fromkeys(filled(route, fillings), name))
-    return dict(sorted(addresses.items()))
 
 
 def internal_keys() -> set[str]:
@@ -132,30 +94,22 @@ def test_it_finds_what_it_looks_for_in_visible_text_only():
 
 @pytest.fixture
 def demo(db):
-    call_command("seed_demo")
+    demo_load()
 
 
 def test_every_demo_page_speaks_in_words(demo):
-    addresses = demo_pages()
+    addresses = demo_addresses()
     keys = internal_keys()
-    # Karl keeps the demo's list with problems; Boris has a challenge; Lena joined late.
-    people = {"organiser": "organiser", "anna": "anna", "karl": "karl", "boris": "boris", "a visitor": None}
     problems: dict[str, list[str]] = {}
     read = 0
-    for persona, username in people.items():
-        client = Client()
-        if username:
-            client.force_login(User.objects.get(username=username))
-        for address, name in addresses.items():
-            response = client.get(address)
-            if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
-                continue
-            read += 1
-            page = response.content.decode()
-            found = findings(CODE_ELEMENT.sub(" ", page) if name in PAGES_SHOWING_KEYS else page, keys)
+    for persona, username in VIEWERS.items():
+        for page in viewer_pages(username, addresses):
+            read += page.name != "accounts:login"
+            html_ = CODE_ELEMENT.sub(" ", page.html) if page.name in PAGES_SHOWING_KEYS else page.html
+            found = findings(html_, keys)
             if found:
-                problems[f"{address} ({persona})"] = sorted(set(found))
-    # The walk is worth its name: it read the demo's pages, not only refusals.
+                problems[f"{page.reached} ({persona})"] = sorted(set(found))
+    # The walk is worth its name: it read the demo's pages, not only refusals and the log-in page.
     assert read > 250
     words: dict[str, list[str]] = {}
     for where, found in problems.items():
