@@ -1,4 +1,5 @@
-"""gunicorn's settings for production: ``gunicorn config.wsgi -c config/gunicorn.conf.py``.
+"""gunicorn's settings for production: ``gunicorn config.wsgi -c config/gunicorn.conf.py``, run from the
+project's top folder.
 
 Each value has its reason beside it (README "Running in production"); the environment may change the
 address and the number of workers, nothing else, so every machine serves alike.
@@ -11,20 +12,21 @@ listen queue of 2048 connections) kept serving requests whose clients had given 
 from __future__ import annotations
 
 import multiprocessing
-import os
 from pathlib import Path
+
+# Read like every other setting (a .env file included): gunicorn runs from the project's top folder.
+from config.env import ConfigurationError, env_int, env_str
 
 
 def _positive(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    value = int(raw) if raw else default
+    value = env_int(name, default)
     if value < 1:
-        raise ValueError(f"{name} must be 1 or more, got {value}")
+        raise ConfigurationError(f"{name} must be 1 or more, got {value}")
     return value
 
 
 # Where to listen: the proxy in front (nginx) connects here. Never 0.0.0.0 by default: the site needs TLS.
-bind = os.environ.get("ZVEROGRAD_WEB_BIND", "127.0.0.1:8000")
+bind = env_str("ZVEROGRAD_WEB_BIND", "127.0.0.1:8000")
 
 # sync workers, one request at a time each: our requests are CPU-bound (about 75 ms of CPU, a third as much
 # waiting on PostgreSQL), so threads sharing one interpreter lock would only overlap the waits, while
