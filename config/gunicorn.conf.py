@@ -6,7 +6,7 @@ address and the number of workers, nothing else, so every machine serves alike.
 
 An overloaded site must refuse fast rather than queue: under twice its capacity gunicorn's defaults (a
 listen queue of 2048 connections) kept serving requests whose clients had given up 100-130 s earlier
-(issue 19). A short queue and a bounded request time make the excess a quick refusal at the proxy.
+(issue 19). A short queue and a bounded request time turn the excess into a quick refusal at the proxy.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ worker_class = "sync"
 workers = _positive("ZVEROGRAD_WEB_WORKERS", 2 * multiprocessing.cpu_count() + 1)
 
 # Connections waiting for a free worker: 64 is about 2 s of work at the rates this machine serves, so a
-# client is answered or refused (nginx: 502) within seconds instead of queued for minutes behind 2048.
+# request waits seconds, not minutes behind 2048. When the queue is full Linux drops new connection
+# attempts, and nginx gives up after its proxy_connect_timeout (set it to 2 s) with a 504.
 backlog = 64
 # The slowest legitimate request (a large export, the heaviest exact odds) takes a few seconds; a worker
 # stuck for 30 s is killed and replaced rather than holding its slot.

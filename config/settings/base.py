@@ -111,6 +111,8 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
     # one connection kept per process is all a pool would hold, without its extra package and threads.
     # Opening a PostgreSQL connection per request cost a fork on the server and the log-in handshake
     # (README "Running in production"); CONN_HEALTH_CHECKS drops a connection the server closed meanwhile.
+    # A kept connection carries session state into the next request: advisory locks and settings must be
+    # transaction-scoped (pg_advisory_xact_lock, SET LOCAL).
     DATABASES["default"]["CONN_MAX_AGE"] = env_seconds("ZVEROGRAD_DB_CONN_MAX_AGE", 60)
 else:
     # WAL lets the web process read while the worker writes.
