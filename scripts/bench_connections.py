@@ -1,7 +1,7 @@
 """A connection per request against persistent connections: GETs through gunicorn on PostgreSQL.
 
 Starts a throwaway PostgreSQL server (as the test command does), migrates it and loads the demo, then
-serves the site with gunicorn (``config/gunicorn.conf.py``, one worker) twice: with
+serves the site with gunicorn (``config/gunicorn.conf.py``, one worker of four threads) twice: with
 ``ZVEROGRAD_DB_CONN_MAX_AGE=0`` (Django's default, what the site did before: a new connection for every
 request) and with the project's default of 60 s, both at once, taking turns in blocks of 20 GETs one
 after another; PostgreSQL counts the sessions each block opened. The dev settings with DEBUG off serve

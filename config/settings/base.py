@@ -107,8 +107,9 @@ TEMPLATES = [
 DATABASES = {"default": env_database(f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
-    # Persistent connections, not psycopg's pool: gunicorn's sync workers serve one request at a time, so
-    # one connection kept per process is all a pool would hold, without its extra package and threads.
+    # Persistent connections (one kept per gunicorn thread and per worker process), not psycopg's pool: under
+    # load every thread is busy, so a pool would hold as many connections, for an extra package and
+    # thread; it pays off only when many threads idle.
     # Opening a PostgreSQL connection per request cost a fork on the server and the log-in handshake
     # (README "Running in production"); CONN_HEALTH_CHECKS drops a connection the server closed meanwhile.
     # A kept connection carries session state into the next request: advisory locks and settings must be

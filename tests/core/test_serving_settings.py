@@ -6,6 +6,7 @@ gunicorn and Celery ignore a setting name they do not know, so a typo would sile
 
 from __future__ import annotations
 
+import multiprocessing
 import runpy
 import types
 from pathlib import Path
@@ -31,7 +32,7 @@ def _database(**env: str) -> dict[str, Any]:
 
 
 def _gunicorn(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
-    for name in ("ZVEROGRAD_WEB_BIND", "ZVEROGRAD_WEB_WORKERS"):
+    for name in ("ZVEROGRAD_WEB_BIND", "ZVEROGRAD_WEB_WORKERS", "ZVEROGRAD_WEB_THREADS"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -85,8 +86,10 @@ def test_gunicorn_knows_every_setting_its_file_names(monkeypatch):
 def test_gunicorn_refuses_fast_when_overloaded_rather_than_queueing(monkeypatch):
     conf = _gunicorn(monkeypatch)
 
-    assert conf["worker_class"] == "sync"
+    assert conf["worker_class"] == "gthread"
     assert conf["backlog"] <= 128
+    # A threaded worker accepts connections itself: its own queue is bounded too.
+    assert conf["worker_connections"] <= 4 * conf["threads"]
     assert conf["timeout"] <= 30
     assert conf["graceful_timeout"] <= conf["timeout"]
     assert (conf["max_requests"], conf["max_requests_jitter"]) == (1000, 100)
@@ -94,22 +97,28 @@ def test_gunicorn_refuses_fast_when_overloaded_rather_than_queueing(monkeypatch)
 
 
 def test_gunicorn_listens_where_the_environment_says(monkeypatch):
-    conf = _gunicorn(monkeypatch, ZVEROGRAD_WEB_BIND="127.0.0.1:8123", ZVEROGRAD_WEB_WORKERS="3")
+    conf = _gunicorn(
+        monkeypatch, ZVEROGRAD_WEB_BIND="127.0.0.1:8123", ZVEROGRAD_WEB_WORKERS="3", ZVEROGRAD_WEB_THREADS="2"
+    )
 
-    assert (conf["bind"], conf["workers"]) == ("127.0.0.1:8123", 3)
+    assert (conf["bind"], conf["workers"], conf["threads"]) == ("127.0.0.1:8123", 3, 2)
+    assert conf["worker_connections"] == 8
 
 
-def test_gunicorn_listens_on_loopback_with_two_workers_per_core_and_one_by_default(monkeypatch):
-    import multiprocessing
-
+def test_gunicorn_listens_on_loopback_with_a_worker_of_four_threads_per_core_by_default(monkeypatch):
     conf = _gunicorn(monkeypatch)
 
-    assert (conf["bind"], conf["workers"]) == ("127.0.0.1:8000", 2 * multiprocessing.cpu_count() + 1)
+    assert (conf["bind"], conf["workers"], conf["threads"]) == (
+        "127.0.0.1:8000",
+        multiprocessing.cpu_count(),
+        4,
+    )
 
 
-def test_gunicorn_refuses_no_workers(monkeypatch):
-    with pytest.raises(ConfigurationError, match="ZVEROGRAD_WEB_WORKERS must be 1 or more"):
-        _gunicorn(monkeypatch, ZVEROGRAD_WEB_WORKERS="0")
+@pytest.mark.parametrize("name", ["ZVEROGRAD_WEB_WORKERS", "ZVEROGRAD_WEB_THREADS"])
+def test_gunicorn_refuses_no_workers_or_threads(monkeypatch, name):
+    with pytest.raises(ConfigurationError, match=f"{name} must be 1 or more"):
+        _gunicorn(monkeypatch, **{name: "0"})
 
 
 def test_the_worker_runs_two_processes_each_reserving_only_its_task():
