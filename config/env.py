@@ -50,6 +50,14 @@ def env_int(name: str, default: int) -> int:
         raise ConfigurationError(f"{name} must be an integer, got {raw!r}") from exc
 
 
+def env_seconds(name: str, default: int) -> int:
+    """A duration in whole seconds, 0 or more."""
+    seconds = env_int(name, default)
+    if seconds < 0:
+        raise ConfigurationError(f"{name} must be 0 or more seconds, got {seconds}")
+    return seconds
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = env.str(name, default="").strip()
     if raw == "":

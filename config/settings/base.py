@@ -17,6 +17,7 @@ from config.env import (
     env_path,
     env_port,
     env_rate,
+    env_seconds,
     env_site_url,
     env_str,
 )
@@ -105,7 +106,16 @@ TEMPLATES = [
 
 DATABASES = {"default": env_database(f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    # Persistent connections (one kept per gunicorn thread and per worker process), not psycopg's pool: under
+    # load every thread is busy, so a pool would hold as many connections, for an extra package and
+    # thread; it pays off only when many threads idle.
+    # Opening a PostgreSQL connection per request cost a fork on the server and the log-in handshake
+    # (README "Running in production"); CONN_HEALTH_CHECKS drops a connection the server closed meanwhile.
+    # A kept connection carries session state into the next request: advisory locks and settings must be
+    # transaction-scoped (pg_advisory_xact_lock, SET LOCAL).
+    DATABASES["default"]["CONN_MAX_AGE"] = env_seconds("ZVEROGRAD_DB_CONN_MAX_AGE", 60)
+else:
     # WAL lets the web process read while the worker writes.
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"] = {
@@ -261,9 +271,20 @@ else:
     _default_results = CELERY_BROKER_URL
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_results)
 CELERY_RESULT_EXPIRES = 3600
+# Acknowledged after the task ran, and redelivered if its worker died: every task is safe to run twice.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A worker process reserves only the task it runs: a long import never holds a recompute or a mail in its
+# own buffer while another process (or machine) idles. Costs one broker round trip per task, nothing at
+# our rates.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Processes per worker (celery's default is one per core): a campaign import may use up to 512 MB
+# (exchange/limits.py), so this count is the worker's memory bound; two keep a recompute running beside
+# an import. Grow by adding worker machines rather than processes (README "Growing past one machine").
+CELERY_WORKER_CONCURRENCY = env_int("ZVEROGRAD_WORKER_CONCURRENCY", 2)
+# A process that grew past this (KiB) during a task, e.g. through a large import, is replaced after it,
+# so one import's peak is not kept for the worker's whole life.
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = 600_000
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TASK_SERIALIZER = "json"
