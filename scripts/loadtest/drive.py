@@ -10,6 +10,7 @@ asked again with them, as a browser's cache does, so a 304 counts as the cheap a
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import math
 import random
@@ -24,7 +25,8 @@ from typing import Any
 from loadtest.plan import MIX, Sample, error_of, kinds
 
 HOST = "127.0.0.1"
-SEEN = re.compile(rb"standings/status/\?seen=(-?\d*)")
+# What the status line polls next (the versions it shows), as the page's hx-get carries it.
+SEEN = re.compile(rb'standings/status/\?([^"]*)"')
 POLLS = frozenset({"status", "bell"})
 REPORT = {
     "fortification": "none", "turns": 6, "ending": "turn_limit", "conceded_by": None,
@@ -91,7 +93,9 @@ class Night:
     campaign: dict[str, Any]
     timeout: float
     rng: random.Random = field(default_factory=lambda: random.Random(19))
-    seen: str = ""  # the standings version the status poll carries, as the page's hx-get does
+    seen: str = (
+        ""  # the query the status line polls with (the versions it shows), as the page's hx-get carries it
+    )
     cache: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     csrf: dict[str, str] = field(default_factory=dict)
     samples: list[Sample] = field(default_factory=list)
@@ -147,12 +151,10 @@ class Night:
         player = self.rng.choice(c["players"])
         base = f"/campaigns/{c['id']}"
         if kind == "status":
-            answer = await self.timed(
-                kind, started, "GET", f"{base}/standings/status/?seen={self.seen}", player
-            )
+            answer = await self.timed(kind, started, "GET", f"{base}/standings/status/?{self.seen}", player)
             found = SEEN.search(answer.body) if answer is not None else None
             if found:
-                self.seen = found.group(1).decode()
+                self.seen = html.unescape(found.group(1).decode())
         elif kind == "bell":
             await self.timed(kind, started, "GET", "/notifications/bell/", player)
         elif kind == "battle":
