@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from armies.selectors import faction_names, faction_shown
-from campaign.engine.map import Fortification, MapState, SectorSpec, SectorState
-from campaign.engine.svg import holder_label, render_map_svg
+from armies.selectors import faction_names
+from campaign.engine.map import MapState
 from campaign.forms import RoundForm
 from campaign.models import Campaign
 from campaign.permissions import (
@@ -39,47 +36,13 @@ from campaign.selectors.hidden_results import log_entries_shown
 from campaign.selectors.map_battles import battles_on_map
 from campaign.selectors.rounds import battle_this_round
 from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
-from campaign.views.presenters import describe_entry, registration_rows, settings_summary
+from campaign.views.page_rows import map_battle_lines, map_svg, registration_rows, roster_lines, sector_rows
+from campaign.views.presenters import describe_entry, settings_summary
 from campaign.views.registrations import register_action_allowed
 from campaign.views.sections import battle_words
 from core.http import HtmxHttpRequest
 
 LOG_ENTRIES_PER_PAGE = 50
-
-
-@dataclass(frozen=True)
-class SectorRow:
-    """A sector as the text table beside the map states it."""
-
-    key: str
-    name: str
-    holder: str
-    colour: str
-    terrain: str
-    value: int
-    fortification: str
-    headquarters_of: str
-
-
-def _sector_row(spec: SectorSpec, now: SectorState) -> SectorRow:
-    holder = now.owner.value if now.owner is not None else None
-    return SectorRow(
-        key=spec.key,
-        name=spec.name,
-        holder=holder_label(now.owner),
-        colour=bloc_colour(holder),
-        terrain=now.terrain.value,
-        value=now.value,
-        fortification="" if now.fortification is Fortification.NONE else now.fortification.value,
-        headquarters_of=spec.headquarters_of.value if spec.headquarters_of else "",
-    )
-
-
-def sector_href(campaign: Campaign) -> Any:
-    def href(key: str) -> str:
-        return reverse("campaign:sector", args=[campaign.pk, key])
-
-    return href
 
 
 def map_panel(
@@ -104,19 +67,15 @@ def map_panel(
     # Only the map as it stands now shows the open round's battles (sectors at stake, who attacks).
     battles = battles_on_map(campaign=campaign) if with_battles and round_number is None else []
     battles = [battle for battle in battles if battle.sector in zmap]
-    # The engine escapes every text and attribute it writes, so its SVG is safe to embed.
-    svg = mark_safe(  # noqa: S308
-        render_map_svg(
-            zmap, state, sector_href=sector_href(campaign), title=title, highlight=highlight, battles=battles
-        )
+    svg = map_svg(
+        campaign_pk=campaign.pk, zmap=zmap, state=state, title=title, highlight=highlight, battles=battles
     )
-    rows = [_sector_row(spec, state[spec.key]) for spec in zmap.sectors]
     return {
         "has_map": True,
         "map_name": zmap.name,
         "map_svg": svg,
-        "map_battles": [(zmap.sector(battle.sector).name, battle) for battle in battles],
-        "sector_rows": rows,
+        "map_battles": map_battle_lines(zmap, battles),
+        "sector_rows": sector_rows(zmap, state, campaign_pk=campaign.pk),
         "rounds": list(range(campaign.current_round + 1)),
         "shown_round": shown,
         "is_now": round_number is None,
@@ -158,13 +117,16 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             (
                 roster,
                 bloc_colour(roster.bloc),
-                [(p, faction_shown(factions, campaign.catalogue_id, p.faction)) for p in roster.players],
+                roster_lines(roster.players, factions=factions, catalogue_id=campaign.catalogue_id),
             )
             for roster in blocs
         ],
         co_organisers=list(campaign.co_organisers.all()),
         settings_lines=settings_summary(campaign),
-        registrations=registration_rows(registrations_for_table(campaign=campaign)),
+        registrations=registration_rows(
+            registrations_for_table(campaign=campaign),
+            lists_url=reverse("campaign:registrations", args=[campaign.pk]),
+        ),
         can_register=register_action_allowed(user, campaign),
     )
     return render(request, "campaign/detail.html", context)

@@ -9,6 +9,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from armies.models import ArmyList
@@ -19,7 +20,7 @@ from campaign.permissions import campaign_access, can_act_for, can_manage_campai
 from campaign.selectors import registrations_for_table
 from campaign.services.registrations import army_list_register
 from campaign.views.common import campaign_or_404
-from campaign.views.presenters import registration_rows
+from campaign.views.page_rows import registration_rows
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, bound
 
@@ -84,7 +85,8 @@ def registration_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "form": form,
         "everything": everything,
         "registrations": registration_rows(
-            registrations_for_table(campaign=campaign, current_only=not everything)
+            registrations_for_table(campaign=campaign, current_only=not everything),
+            lists_url=reverse("campaign:registrations", args=[campaign.pk]),
         ),
         "can_manage": can_manage_campaign(request.user, campaign),
     }
