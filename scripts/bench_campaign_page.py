@@ -10,10 +10,10 @@ player and as the organiser.
 
 ``--html DIR`` writes each viewer's page (after taking out the CSRF token, which changes with every
 request, and the minute the lists were registered) to ``DIR/<viewer>.html``, so that two runs, before and
-after a change, can be compared with ``diff -r``. ``--profile`` prints where the organiser's page spends
-its time (cProfile, 20 requests).
+after a change, can be compared with ``diff -r``. ``--profile VIEWER`` prints where the page spends its time
+as that viewer (cProfile, 20 requests).
 
-    .venv/bin/python scripts/bench_campaign_page.py [--repeats 30] [--postgres] [--html DIR] [--profile]
+    .venv/bin/python scripts/bench_campaign_page.py [--repeats 30] [--postgres] [--html DIR] [--profile VIEWER]
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--html", type=Path, help="write each viewer's page to this folder")
-    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile", choices=["organiser", "player", "stranger", "anonymous"])
     args = parser.parse_args()
     with bench_database(args.postgres) as engine_name:
         return run(args, engine_name)
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace, engine_name: str) -> int:
         ok = ok and counts[0] == counts[1] and (not bound or cpu_ms < TARGET_CPU_MS)
     if args.profile:
         profiler = cProfile.Profile()
-        client, url = large_clients["organiser"], f"/campaigns/{large.pk}/"
+        client, url = large_clients[args.profile], f"/campaigns/{large.pk}/"
         profiler.enable()
         for _ in range(20):
             client.get(url)

@@ -149,13 +149,18 @@ _FIGHTING = (BattleStatus.SCHEDULED, BattleStatus.REPORTED, BattleStatus.CONFIRM
 
 
 def battle_this_round(*, enrolment: Enrolment) -> Battle | None:
-    """The player's published battle in the campaign's open round, if they have one (one query)."""
+    """The player's published battle in the campaign's open round, if they have one (one query), with only
+    what the campaign page says of it: the round's number and deadline, the sector's name, the sides' names,
+    the AP and the status (the whole battle, round, sector, places and accounts were 110 columns)."""
+    sides = [f"{side}__{column}" for side in ("attacker", "defender")
+             for column in ("placeholder_name", "player__username", "player__display_name")]  # fmt: skip
     return (
         Battle.objects.filter(Q(attacker=enrolment) | Q(defender=enrolment))
         .filter(
             round__campaign_id=enrolment.campaign_id, round__status=RoundStatus.OPEN, status__in=_FIGHTING
         )
         .select_related("round", "sector", "attacker__player", "defender__player")
+        .only("points_limit", "status", "round__number", "round__deadline", "sector__name", *sides)
         .order_by("-id")
         .first()
     )

@@ -36,7 +36,7 @@ from campaign.selectors.hidden_results import log_entries_shown
 from campaign.selectors.map_battles import battles_on_map
 from campaign.selectors.rounds import battle_this_round
 from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
-from campaign.views.page_rows import map_battle_lines, map_svg, registration_rows, roster_lines, sector_rows
+from campaign.views.page_rows import map_drawing, registration_rows, roster_lines
 from campaign.views.presenters import describe_entry, settings_summary
 from campaign.views.registrations import register_action_allowed
 from campaign.views.sections import battle_words
@@ -67,15 +67,15 @@ def map_panel(
     # Only the map as it stands now shows the open round's battles (sectors at stake, who attacks).
     battles = battles_on_map(campaign=campaign) if with_battles and round_number is None else []
     battles = [battle for battle in battles if battle.sector in zmap]
-    svg = map_svg(
+    drawing = map_drawing(
         campaign_pk=campaign.pk, zmap=zmap, state=state, title=title, highlight=highlight, battles=battles
     )
     return {
         "has_map": True,
         "map_name": zmap.name,
-        "map_svg": svg,
-        "map_battles": map_battle_lines(zmap, battles),
-        "sector_rows": sector_rows(zmap, state, campaign_pk=campaign.pk),
+        "map_svg": drawing.svg,
+        "map_battles": drawing.battle_lines,
+        "sector_rows": drawing.sector_rows,
         "rounds": list(range(campaign.current_round + 1)),
         "shown_round": shown,
         "is_now": round_number is None,

@@ -20,7 +20,13 @@ from armies.blocs import Bloc
 from campaign.engine.map import Fortification, SectorSpec, SectorState, Terrain, ZverogradMap
 from campaign.engine.svg import MapBattle, render_map_svg
 from campaign.selectors import RegistrationRow, RosterPlace
-from campaign.views.page_rows import map_battle_lines, map_svg, registration_rows, roster_lines, sector_rows
+from campaign.views.page_rows import (
+    map_battle_lines,
+    map_drawing,
+    registration_rows,
+    roster_lines,
+    sector_rows,
+)
 from campaign.views.presenters import day_and_time
 
 OLD_ROSTER = """<ul class="roster">
@@ -181,20 +187,23 @@ def test_it_draws_the_map_again_whenever_what_it_shows_changes():
     }
     drawn = {}
     for name, (state, battles, title, highlight) in cases.items():
-        first = map_svg(
+        first = map_drawing(
             campaign_pk=7, zmap=zmap, state=state, title=title, highlight=highlight, battles=battles
         )
-        again = map_svg(
+        again = map_drawing(
             campaign_pk=7, zmap=zmap, state=state, title=title, highlight=highlight, battles=battles
         )
         fresh = render_map_svg(
             zmap, state, sector_href=_href, title=title, highlight=highlight, battles=battles
         )
-        assert first == fresh, name
+        assert first.svg == fresh, name
+        assert first.battle_lines == map_battle_lines(zmap, battles), name
+        assert first.sector_rows == sector_rows(zmap, state, campaign_pk=7), name
         assert again is first, name  # drawn once
-        drawn[name] = first
-    elsewhere = map_svg(campaign_pk=8, zmap=zmap, state=_state(), title="Now", highlight=None, battles=[])
+        drawn[name] = first.svg
+    elsewhere = map_drawing(campaign_pk=8, zmap=zmap, state=_state(), title="Now", highlight=None, battles=[])
 
     assert len(set(drawn.values())) == len(cases)
-    assert "/campaigns/8/sectors/depot/" in elsewhere
-    assert "/campaigns/7/" not in elsewhere
+    assert "/campaigns/8/sectors/depot/" in elsewhere.svg
+    assert "/campaigns/8/sectors/depot/" in elsewhere.sector_rows
+    assert "/campaigns/7/" not in elsewhere.svg + elsewhere.sector_rows
