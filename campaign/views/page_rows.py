@@ -46,6 +46,8 @@ _SECTOR_ROW = (
     "\n                <td>{fortification}</td>"
     "\n              </tr>\n            "
 )
+# Drawings kept per process: a campaign's page now, its past rounds and its sectors' pages (each outlines one
+# sector) are a drawing each. A 500-player page's is about 75 kB of text (250 battles named twice), so a few MB.
 _DRAWINGS_KEPT = 64
 
 
