@@ -94,4 +94,4 @@ def register() -> None:
     register_battle_section("battles/_report.html", report_section)
     register_dashboard_section("campaign/dashboard/_disputes.html", disputes_section)
     register_battle_namer(name_battles)
-    register_status_namer(status_words)
+    register_status_namer(status_words, statuses=[BattleStatus.REPORTED])
