@@ -57,10 +57,10 @@ def build(name: str, scale: int, snapshot: dict[str, Any]) -> Any:
     battles = list(Battle.objects.filter(campaign=campaign).order_by("pk")[:4])
     Battle.objects.filter(pk=battles[0].pk).update(source=BattleSource.CHALLENGE)
     Battle.objects.filter(pk=battles[1].pk).update(sector=None)
-    Enrolment.objects.filter(pk=battles[2].defender_id).update(
+    Enrolment.objects.filter(pk=battles[2].defender.pk).update(
         player=None, placeholder_name="Club <member> & co"
     )
-    User.objects.filter(pk=battles[3].attacker.player_id).update(
+    User.objects.filter(enrolments=battles[3].attacker_id).update(
         display_name='Olga "the <b>bold</b>" & O\'Hara'
     )
     return campaign

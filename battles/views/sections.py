@@ -30,8 +30,11 @@ from core.http import HtmxHttpRequest
 _BATTLE_KINDS = (LogKind.REPORT_CHANGED, LogKind.RESULT_RECORDED)
 _STATUS_COLUMNS = ["id", "battle_id", "campaign_id", "status"]
 # Set as select_related sets them (the ids already agree), without the descriptors' checks per report.
-_BATTLE_CAMPAIGN = Battle._meta.get_field("campaign")
-_REPORT_BATTLE, _REPORT_CAMPAIGN = (BattleReport._meta.get_field(name) for name in ("battle", "campaign"))
+_BATTLE_CAMPAIGN, _REPORT_BATTLE, _REPORT_CAMPAIGN = (
+    Battle.campaign.field,
+    BattleReport.battle.field,
+    BattleReport.campaign.field,
+)
 
 
 def report_section(

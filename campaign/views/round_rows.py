@@ -34,7 +34,10 @@ _CHALLENGE = ' <span class="muted">(challenge)</span>'
 _STATUS_FIELDS = ["id", "campaign_id", "round_id", "attacker_id", "defender_id", "status"]
 _SIDE_FIELDS = ["id", "player_id"]
 _CAMPAIGN, _ROUND, _ATTACKER, _DEFENDER = (
-    Battle._meta.get_field(name) for name in ("campaign", "round", "attacker", "defender")
+    Battle.campaign.field,
+    Battle.round.field,
+    Battle.attacker.field,
+    Battle.defender.field,
 )
 
 
@@ -99,7 +102,7 @@ def battle_rows_html(
     for line in lines:
         is_mine = mine is not None and mine in (line.attacker_id, line.defender_id)
         scheduled = line.status == BattleStatus.SCHEDULED
-        if line.sector_key is not None:
+        if line.sector_key is not None and line.sector_name is not None:
             if line.sector_key not in sectors:
                 sectors[line.sector_key] = escape(
                     reverse("campaign:sector", args=[campaign.pk, line.sector_key])
