@@ -3,7 +3,7 @@
 A round of 250 battles rendered through a per-row template include cost about
 40 ms of CPU a view (an include, two ``{% url %}`` reversals and some sixty
 variable lookups per row). This writes exactly what that template wrote (the
-test ``tests/campaign/test_pages_round_rows.py`` pins it, as the viewers see it),
+test ``tests/battles/test_pages_round_rows.py`` pins it, as the viewers see it),
 with every value escaped as the template escaped it: one ``reverse`` for the
 battle addresses (the id spliced in), one per sector shown, and the
 "no registered list yet" badge rendered once from its own template.
