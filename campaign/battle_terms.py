@@ -21,8 +21,13 @@ Side = Literal["attacker", "defender"]
 _LADDER = (Fortification.STRONGPOINT, Fortification.BUNKER)
 
 
+def mission_named(key: str) -> Mission:
+    """The mission a battle's ``mission`` column names (the default one for a key no longer known)."""
+    return MISSIONS_BY_KEY.get(key, DEFAULT_MISSION)
+
+
 def battle_mission(battle: Battle) -> Mission:
-    return MISSIONS_BY_KEY.get(battle.mission, DEFAULT_MISSION)
+    return mission_named(battle.mission)
 
 
 def battle_terms(*, battle: Battle, side: Side) -> v.Terms:

@@ -28,6 +28,13 @@ from campaign.views.sections import (
 from core.http import HtmxHttpRequest
 
 _BATTLE_KINDS = (LogKind.REPORT_CHANGED, LogKind.RESULT_RECORDED)
+_STATUS_COLUMNS = ["id", "battle_id", "campaign_id", "status"]
+# Set as select_related sets them (the ids already agree), without the descriptors' checks per report.
+_BATTLE_CAMPAIGN, _REPORT_BATTLE, _REPORT_CAMPAIGN = (
+    Battle.campaign.field,
+    BattleReport.battle.field,
+    BattleReport.campaign.field,
+)
 
 
 def report_section(
@@ -74,17 +81,18 @@ def status_words(request: HttpRequest, campaign: Campaign, battles: Sequence[Bat
     }
     reports = [report for report in cached.values() if report is not None]
     if len(cached) < len(reported):
-        # Only what deciding and naming need: a round's reports carry their sides and judgement as JSON.
-        reports += list(
-            BattleReport.objects.filter(battle_id__in=[pk for pk in reported if pk not in cached]).only(
-                "battle_id", "campaign_id", "status"
-            )
-        )
+        # Only what deciding and naming need (a round's reports carry their sides and judgement as JSON),
+        # read as columns: a round page asks this of a hundred reports and more.
+        rows = BattleReport.objects.filter(
+            battle_id__in=[pk for pk in reported if pk not in cached]
+        ).values_list(*_STATUS_COLUMNS)
+        reports += [BattleReport.from_db(BattleReport.objects.db, _STATUS_COLUMNS, row) for row in rows]
     shown = {}
     for report in reports:
         battle = reported[report.battle_id]
-        battle.campaign = campaign
-        report.battle, report.campaign = battle, campaign
+        _BATTLE_CAMPAIGN.set_cached_value(battle, campaign)
+        _REPORT_BATTLE.set_cached_value(report, battle)
+        _REPORT_CAMPAIGN.set_cached_value(report, campaign)
         if can_view_report(request.user, report):
             shown[battle.pk] = str(report.get_status_display())
     return shown
@@ -94,4 +102,4 @@ def register() -> None:
     register_battle_section("battles/_report.html", report_section)
     register_dashboard_section("campaign/dashboard/_disputes.html", disputes_section)
     register_battle_namer(name_battles)
-    register_status_namer(status_words)
+    register_status_namer(status_words, statuses=[BattleStatus.REPORTED])

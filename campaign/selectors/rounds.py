@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
@@ -44,6 +45,75 @@ def battles_for_round(*, round: Round, drafts: bool) -> QuerySet[Battle]:
     if not drafts:
         rows = rows.exclude(status=BattleStatus.DRAFT)
     return rows.order_by("id")
+
+
+@dataclass(frozen=True, slots=True)
+class BattleLine:
+    """A published battle as a round's table shows it: plain columns, each side named as ``display_name`` does."""
+
+    pk: int
+    status: str
+    source: str
+    attacker_id: int
+    defender_id: int
+    attacker_player_id: int | None
+    defender_player_id: int | None
+    attacker_name: str
+    defender_name: str
+    attacker_bloc: str
+    defender_bloc: str
+    sector_key: str | None
+    sector_name: str | None
+    mission: str
+    points_limit: int
+
+    @classmethod
+    def of(cls, battle: Battle) -> BattleLine:
+        """The line of a battle already loaded with both sides and its sector."""
+        sector = battle.sector
+        return cls(
+            battle.pk, battle.status, battle.source, battle.attacker_id, battle.defender_id,
+            battle.attacker.player_id, battle.defender.player_id,
+            battle.attacker.display_name, battle.defender.display_name, battle.attacker_bloc,
+            battle.defender_bloc, sector.key if sector is not None else None,
+            sector.name if sector is not None else None, battle.mission, battle.points_limit,
+        )  # fmt: skip
+
+
+_SIDE_COLUMNS = ("_id", "__player_id", "__player__display_name", "__player__username", "__placeholder_name")
+
+
+def _side_name(
+    display_name: str | None, username: str | None, placeholder: str, player_id: int | None
+) -> str:
+    # Enrolment.display_name over columns: the account's display name, else its username, else the placeholder's.
+    return (display_name or str(username)) if player_id is not None else placeholder
+
+
+def battle_lines_for_round(*, round: Round) -> list[BattleLine]:
+    """The round's published battles as plain columns, in one query: no model instances for a table of names
+    (a round of 250 battles built 1,500 of them per page view)."""
+    rows = (
+        Battle.objects.filter(round=round)
+        .exclude(status=BattleStatus.DRAFT)
+        .order_by("id")
+        .values_list(
+            "id", "status", "source", "attacker_bloc", "defender_bloc", "sector__key", "sector__name",
+            "mission", "points_limit",
+            *(f"{side}{column}" for side in ("attacker", "defender") for column in _SIDE_COLUMNS),
+        )
+    )  # fmt: skip
+    return [_line(row) for row in rows]
+
+
+def _line(row: tuple[Any, ...]) -> BattleLine:
+    (pk, status, source, a_bloc, d_bloc, sector_key, sector_name, mission, points_limit, a_id, a_player,
+     a_display, a_user, a_placeholder, d_id, d_player, d_display, d_user, d_placeholder) = row  # fmt: skip
+    return BattleLine(
+        pk, status, source, a_id, d_id, a_player, d_player,
+        _side_name(a_display, a_user, a_placeholder, a_player), _side_name(d_display, d_user, d_placeholder, d_player),
+        a_bloc, d_bloc, sector_key, sector_name, mission, points_limit,
+    )  # fmt: skip
 
 
 def byes_for_round(*, round: Round, drafts: bool) -> QuerySet[Bye]:

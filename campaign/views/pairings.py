@@ -26,7 +26,13 @@ from campaign.models import Battle, BattleStatus, Bye, Campaign, Round
 from campaign.permissions import campaign_access, can_manage_campaign, can_see_draft_pairings
 from campaign.round_forms import BattleSectorForm, BattleTermsForm, SwapForm, add_refusal
 from campaign.selectors import campaign_map
-from campaign.selectors.rounds import battles_for_round, byes_for_round, places_with_registered_list
+from campaign.selectors.rounds import (
+    BattleLine,
+    battle_lines_for_round,
+    battles_for_round,
+    byes_for_round,
+    places_with_registered_list,
+)
 from campaign.services.pairings import (
     fronts,
     pairings_generate,
@@ -36,8 +42,8 @@ from campaign.services.pairings import (
 )
 from campaign.views.common import campaign_or_404
 from campaign.views.presenters import plural
+from campaign.views.round_rows import battle_rows_html, line_statuses
 from campaign.views.rounds import round_or_404, rounds_campaign_or_404
-from campaign.views.sections import battle_statuses
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
 
@@ -45,14 +51,6 @@ ROUND_PAGE = "campaign/round.html"
 # The engine names the two players of a swap "a" and "b"; a battle's sector is "battles[i].sector".
 SWAP_FIELDS = {"a": "first", "b": "second"}
 SECTOR_FIELDS = {"battles": "sector", "key": "sector"}
-
-
-@dataclass(frozen=True)
-class BattleRow:
-    battle: Battle
-    mission: Mission
-    mine: bool
-    status: str  # in words, as every page says it (``battle_statuses``)
 
 
 @dataclass(frozen=True)
@@ -111,27 +109,36 @@ def round_page(
     """The round page; the keyword arguments put back a refused form (bound, with its error)."""
     user = request.user
     organiser = can_see_draft_pairings(user, campaign)
-    battles = list(battles_for_round(round=round, drafts=organiser))
-    byes = list(byes_for_round(round=round, drafts=organiser))
+    editable = organiser and round.is_open and round.pairings_published_at is None
     own = campaign_access(user, campaign).enrolment
-    mine = own.pk if own is not None else None
-    drafts = [b for b in battles if b.status == BattleStatus.DRAFT]
-    statuses = battle_statuses(request, campaign, [b for b in battles if b.status != BattleStatus.DRAFT])
+    drafts: list[Battle] = []
+    if editable:
+        # The draft's forms need its battles whole; the published ones are read from the same instances.
+        battles = list(battles_for_round(round=round, drafts=True))
+        drafts = [b for b in battles if b.status == BattleStatus.DRAFT]
+        lines = [BattleLine.of(b) for b in battles if b.status != BattleStatus.DRAFT]
+    else:
+        lines = battle_lines_for_round(round=round)
+    byes = list(byes_for_round(round=round, drafts=organiser))
+    # Who is flagged "no registered list yet" beside a battle still to be fought (one query).
+    registered = places_with_registered_list(campaign_id=campaign.pk)
     context: dict[str, Any] = {
         "campaign": campaign,
         "round": round,
         "can_manage": can_manage_campaign(user, campaign),
         "can_run": organiser,
         "error": error,
-        "battles": [
-            BattleRow(b, battle_mission(b), mine in (b.attacker_id, b.defender_id), statuses[b.pk])
-            for b in battles
-            if b.status != BattleStatus.DRAFT
-        ],
+        "battles": lines,
+        "battle_rows": battle_rows_html(
+            campaign,
+            lines,
+            statuses=line_statuses(request, campaign, round, lines),
+            mine=own.pk if own is not None else None,
+            registered=registered,
+        ),
         "byes": [y for y in byes if y.published],
-        "editable": organiser and round.is_open and round.pairings_published_at is None,
-        # Who is flagged "no registered list yet" beside a battle still to be fought (one query).
-        "registered": places_with_registered_list(campaign_id=campaign.pk),
+        "editable": editable,
+        "registered": registered,
     }
     if context["editable"]:
         front, every = _sector_choices(campaign)

@@ -15,19 +15,22 @@ the campaign keeps this registry and the battles app fills it when it loads
   entries are about, and what the viewer may see of each;
 - a **status namer**: a battle's status in words, the one vocabulary every page
   uses ("Waiting for the opponent", "Disputed" where the viewer may see the
-  report, else the battle's own "Reported").
+  report, else the battle's own "Reported"), registered with the statuses it may
+  put in other words: a battle of any other status is called by its status, so a
+  page of many battles builds instances only for those the namers read
+  (``renamed_statuses``).
 
 With nothing registered the pages show what the campaign alone knows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.http import HttpRequest
 
-from campaign.models import Battle, Campaign, LogEntry
+from campaign.models import Battle, BattleStatus, Campaign, LogEntry
 from campaign.views.presenters import BattleWords
 from core.http import HtmxHttpRequest
 
@@ -42,6 +45,8 @@ _battle_sections: dict[str, BattleContext] = {}
 _dashboard_sections: dict[str, DashboardContext] = {}
 _namers: list[BattleNamer] = []
 _status_namers: list[StatusNamer] = []
+_renamed: set[str] = set()
+_OWN_WORDS = dict(BattleStatus.choices)
 
 
 def register_battle_section(template: str, context: BattleContext) -> None:
@@ -57,9 +62,21 @@ def register_battle_namer(namer: BattleNamer) -> None:
         _namers.append(namer)
 
 
-def register_status_namer(namer: StatusNamer) -> None:
+def register_status_namer(namer: StatusNamer, *, statuses: Iterable[str]) -> None:
+    """``namer`` words battles of ``statuses`` only (it is given others too, and leaves them be)."""
     if namer not in _status_namers:
         _status_namers.append(namer)
+    _renamed.update(statuses)
+
+
+def renamed_statuses() -> frozenset[str]:
+    """The statuses a namer may put in other words: ``status_own_words`` says every other one."""
+    return frozenset(_renamed)
+
+
+def status_own_words(status: str) -> str:
+    """A status in the battle's own words (``get_status_display``), as ``battle_statuses`` says it unrenamed."""
+    return str(_OWN_WORDS.get(status, status))
 
 
 def battle_statuses(request: HttpRequest, campaign: Campaign, battles: Sequence[Battle]) -> dict[int, str]:
