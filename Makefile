@@ -56,6 +56,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_standings_page.py
 	$(BIN)/python scripts/bench_dashboard.py
 	$(BIN)/python scripts/bench_campaign_pages.py
+	$(BIN)/python scripts/bench_baseline.py
 	$(BIN)/python scripts/bench_exchange.py
 	$(BIN)/python scripts/bench_import_limits.py
 
