@@ -28,8 +28,8 @@ STORAGES = {
 }
 
 # Sessions read from the shared Redis cache, and written to it and to the database (which keeps them through a
-# Redis restart or eviction): every request of a logged-in user reads its session, and a Redis GET costs
-# the web process a third of the CPU of the database query it replaces (README "Running in production").
+# Redis restart or eviction): every request of a logged-in user reads its session, and a Redis GET spares
+# the web process the ORM's work on the query it replaces (README "Running in production").
 # Redis is shared by every web machine, so a session made through one is known on the next. Not on the
 # files cache of a one-machine site without Redis: it holds 300 entries and would churn.
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
