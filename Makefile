@@ -58,6 +58,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_campaign_pages.py
 	$(BIN)/python scripts/bench_campaign_page.py
 	$(BIN)/python scripts/bench_round_page.py
+	$(BIN)/python scripts/bench_baseline.py
 	$(BIN)/python scripts/bench_exchange.py
 	$(BIN)/python scripts/bench_import_limits.py
 

@@ -21,17 +21,22 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("", include("standings.api_urls")),
 ]
 
+# Django tries these in order, every pattern of an include until one matches. The night's polls (the bell,
+# the standings status line) and the API come first: they were tried after about 90 page patterns, a
+# tenth of a poll's CPU (scripts/bench_baseline.py). Their addresses start with prefixes no other
+# pattern takes (notifications/, campaigns/<id>/standings/, api/, health/), so no address changes hands:
+# tests/core/test_urls.py resolves every named address back to itself.
 urlpatterns = [
+    path("", include("accounts.notification_urls")),
+    path("", include("standings.urls")),
+    path("api/", include((api_patterns, "api"))),
+    path("health/", HealthAliasApi.as_view(), name="health"),
     path("", include("core.urls")),
     path("", include("rules.urls")),
     path("", include("armies.urls")),
     path("", include("exchange.urls")),
     path("", include("campaign.urls")),
     path("", include("battles.urls")),
-    path("", include("standings.urls")),
     path("accounts/", include("accounts.urls")),
-    path("", include("accounts.notification_urls")),
-    path("health/", HealthAliasApi.as_view(), name="health"),
-    path("api/", include((api_patterns, "api"))),
     path("admin/", admin.site.urls),
 ]

@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import F, QuerySet
 
 from campaign.models import Campaign, Enrolment
 from campaign.options import Status
 from campaign.permissions import can_view_campaign_row, viewer_annotations
+from core.compiled import CompiledValues
 from core.permissions import Actor
 from standings.models import PLAYER_COLUMNS, Adjustment, Standings, StandingsTable
 
@@ -171,15 +173,38 @@ _POLL_FIELDS = (
 )  # fmt: skip
 
 
+class _Viewer:
+    """What ``viewer_annotations`` reads of a logged-in user, for a query compiled before any user asks."""
+
+    is_authenticated = True
+
+    def __init__(self, pk: int) -> None:
+        self.pk = pk
+
+
+def _poll_query(campaign: int, user: int | None = None) -> QuerySet[Campaign, dict[str, Any]]:
+    viewer = viewer_annotations(cast(Actor, _Viewer(user)) if user is not None else AnonymousUser())
+    query: QuerySet[Campaign, dict[str, Any]] = (
+        Campaign.objects.filter(pk=campaign).annotate(**viewer).values(*_POLL_FIELDS, *viewer)
+    )
+    return query
+
+
+# Built and compiled once per thread: the ORM's work was 0.85 ms of a poll's CPU (core/compiled.py).
+_POLL_AS_USER = CompiledValues(_poll_query, "campaign", "user")
+_POLL_AS_VISITOR = CompiledValues(_poll_query, "campaign")
+
+
 def standings_poll(*, campaign_id: int, user: Actor) -> StandingsPoll | None:
     """The status polls' version, or None when there is no such campaign or ``user`` may not see it.
 
     One query (the campaign joined to its standings, with what the viewer is to it), so a poll
     that brings nothing new answers before anything else is read.
     """
-    viewer = viewer_annotations(user)
-    fields = (*_POLL_FIELDS, *viewer)
-    row = Campaign.objects.filter(pk=campaign_id).annotate(**viewer).values(*fields).first()
+    if user.is_authenticated:
+        row = _POLL_AS_USER.first(campaign=campaign_id, user=user.pk)
+    else:
+        row = _POLL_AS_VISITOR.first(campaign=campaign_id)
     if row is None or not can_view_campaign_row(user, row):
         return None
     return StandingsPoll(

@@ -6,7 +6,7 @@ two changes a test needs and a real deployment never makes.
 - The tests' password hasher accepted too: the test's users are made with it (fast), production's own
   hasher comes first, so a changed password would be hashed as in production.
 
-Everything else (secure cookies, the proxy header, the Redis cache, sessions in the database, persistent
+Everything else (secure cookies, the proxy header, the Redis cache, sessions in it and the database, persistent
 connections, throttles) is production's, read from the environment the test gives each process.
 """
 

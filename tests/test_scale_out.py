@@ -203,7 +203,7 @@ def test_two_web_servers_and_two_workers_serve_one_campaign_night_together(
     assert attacker is not None
     assert defender is not None
 
-    # A session made by A is B's too: it lives in the database, signed with the key both share.
+    # A session made by A is B's too: it lives in the shared Redis and the database, signed with the key both share.
     x1 = Visitor()
     x1.log_in(site.a, attacker.username)
     me = x1.send(site.b, "GET", "/api/accounts/me/")
