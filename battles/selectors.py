@@ -17,6 +17,7 @@ from campaign.models import (
     Registration,
 )
 from campaign.selectors.rounds import battles_for_api
+from core.db import one_or_none
 
 _REPORT_RELATED = (
     "campaign",
@@ -45,6 +46,38 @@ def reports_for_campaign(*, campaign: Campaign) -> QuerySet[BattleReport]:
 def report_for_battle(*, battle: Battle) -> BattleReport | None:
     """The battle's report with both registered lists and everyone named on it, or None."""
     return reports_for_campaign(campaign=battle.campaign).filter(battle=battle).first()
+
+
+# A registered list's snapshot as a report's answer shows it: its name, total and entries (the costs and the
+# unit cards naming them), never the list document, the verdict or the terms it was checked under.
+_UNSHOWN_SNAPSHOT = tuple(
+    f"{side}_registration__{column}"
+    for side in ("attacker", "defender")
+    for column in ("document", "verdict", "terms")
+)
+
+
+def report_for_api(*, battle: Battle) -> BattleReport | None:
+    """The battle's report as the reports API answers it (one query): both registered lists (the entries it
+    lists) and the organiser who resolved it; not the battle, its places and its campaign (a map document),
+    which the caller holds and puts back on the report."""
+    return one_or_none(
+        BattleReport.objects.filter(battle=battle)
+        .select_related("attacker_registration", "defender_registration", "resolved_by")
+        .defer(*_UNSHOWN_SNAPSHOT)
+    )
+
+
+def registered_among(*, campaign_id: int, enrolment_ids: Iterable[int]) -> frozenset[int]:
+    """Which of these places have a current registered list in the campaign (one query, their rows only)."""
+    return frozenset(
+        Registration.objects.filter(
+            campaign_id=campaign_id, enrolment_id__in=list(enrolment_ids), superseded_by__isnull=True
+        )
+        .order_by()
+        .values_list("enrolment_id", flat=True)
+        .distinct()
+    )
 
 
 def report_for_battle_page(*, battle: Battle) -> BattleReport | None:

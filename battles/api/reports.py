@@ -81,7 +81,7 @@ def _battle(request: Request, pk: int, battle_id: int) -> tuple[Campaign, Battle
 
 def _report(campaign: Campaign, battle: Battle) -> BattleReport:
     """The battle's report, carrying the campaign and battle already loaded (404 when there is none)."""
-    report = selectors.report_for_battle(battle=battle)
+    report = selectors.report_for_api(battle=battle)
     if report is None:
         raise NotFound("this battle has no report yet", code="no-report")
     report.campaign = campaign
@@ -117,6 +117,13 @@ def shown(
         **shape_context(request, campaign),
         "history": selectors.report_history(report=report),
         "actions": actions,
+        # The answer's only places are the battle's two sides: whether they have a registered list is read
+        # for them alone, not for every place of the campaign (campaign.api.round_shapes.registered_places).
+        "registered_places": {
+            campaign.pk: selectors.registered_among(
+                campaign_id=campaign.pk, enrolment_ids=(battle.attacker_id, battle.defender_id)
+            )
+        },
     }
     return Response(ReportOutput(report, context=context).data, status=code)
 

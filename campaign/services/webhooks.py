@@ -196,7 +196,7 @@ def webhook_result(*, battle: Battle) -> WebhookDelivery | None:
     In a campaign that hides results until the round closes, a result takes
     effect (and so is posted) when its round closes, with everyone else's.
     """
-    campaign = Campaign.objects.get(pk=battle.campaign_id)
+    campaign = Campaign.objects.only("pk", "name").get(pk=battle.campaign_id)  # not its map document
     result = battle.result or {}
     vp = result.get("victory_points") or {}
     winner = result.get("winner")

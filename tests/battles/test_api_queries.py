@@ -60,9 +60,9 @@ def test_a_report_takes_eight_queries_however_long_its_history_and_many_the_repo
 ):
     # 1 the campaign, 2-3 campaign_access (a co-organiser? the caller's place)
     # 4 the battle with its round, sector, sides and their accounts
-    # 5 the report with both registered lists and who submitted, confirmed and resolved it
+    # 5 the report with both registered lists and who resolved it
     # 6 its history with the actors
-    # 7 the places with a current registered list (each side's has_registered_list)
+    # 7 which of the battle's two sides have a current registered list (each side's has_registered_list)
     report = report_world.submitted()
     small = measured(report_world, "defender", report_world.url(), 1 + ACCESS + 4, django_assert_num_queries)
     grow(report_world, report)
