@@ -57,14 +57,16 @@ _UNSHOWN_SNAPSHOT = tuple(
 )
 
 
-def report_for_api(*, battle: Battle) -> BattleReport | None:
+def report_for_api(*, battle: Battle, with_battle: bool = False) -> BattleReport | None:
     """The battle's report as the reports API answers it (one query): both registered lists (the entries it
-    lists) and the organiser who resolved it; not the battle, its places and its campaign (a map document),
-    which the caller holds and puts back on the report."""
+    lists) and the organiser who resolved it; not the campaign (a map document), which the caller holds and
+    puts back on the report, nor the battle and its places unless ``with_battle`` (read afresh after an
+    action, whose status and sector may have moved)."""
+    related: tuple[str, ...] = ("attacker_registration", "defender_registration", "resolved_by")
+    if with_battle:
+        related += ("battle__round", "battle__sector", "battle__attacker__player", "battle__defender__player")
     return one_or_none(
-        BattleReport.objects.filter(battle=battle)
-        .select_related("attacker_registration", "defender_registration", "resolved_by")
-        .defer(*_UNSHOWN_SNAPSHOT)
+        BattleReport.objects.filter(battle=battle).select_related(*related).defer(*_UNSHOWN_SNAPSHOT)
     )
 
 

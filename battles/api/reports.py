@@ -129,10 +129,13 @@ def shown(
 
 
 def after(request: Request, campaign: Campaign, battle: Battle, code: int = status.HTTP_200_OK) -> Response:
-    """The report after an action, read afresh with its battle (whose status and sector may have moved)."""
-    return shown(
-        request, campaign, _report(campaign, campaign_battle(request.user, campaign, battle.pk)), code
-    )
+    """The report after an action, read afresh with its battle (whose status and sector may have moved), in
+    one query: the caller found the battle as the user may see it before acting."""
+    report = selectors.report_for_api(battle=battle, with_battle=True)
+    if report is None:
+        raise NotFound("this battle has no report yet", code="no-report")
+    report.campaign = report.battle.campaign = campaign
+    return shown(request, campaign, report, code)
 
 
 class ReportApi(CampaignApi):

@@ -38,6 +38,7 @@ from campaign.models import (
     ResourceEntry,
     Round,
     RoundStatus,
+    Sector,
 )
 from campaign.options import ResourceHolder
 from campaign.selectors import campaign_map, map_state_now, sectors_for_map
@@ -213,7 +214,9 @@ def campaign_state_replay(*, campaign: Campaign) -> dict[str, SectorState]:
 def campaign_map_recompute(*, campaign: Campaign, actor: Any, reason: str) -> int:
     """Write the differences between the sectors and the replay as derived changes; returns how many."""
     expected = campaign_state_replay(campaign=campaign)
-    current = map_state_now(sectors=sectors_for_map(campaign=campaign))
+    # What map_state_now reads of each sector, not its name, place and neighbours.
+    shown = ("campaign_id", "key", "owner", "fortification", "value", "terrain", "held_by")
+    current = map_state_now(sectors=list(Sector.objects.filter(campaign=campaign).order_by().only(*shown)))
     written = 0
     for key, want in expected.items():
         have = current[key]

@@ -22,9 +22,10 @@ MORE_REPORTS = 24
 # 1 the campaign, 2-3 campaign_access (a co-organiser? the caller's place), 4 the battle with its round,
 # sector, sides and their accounts (campaign_battle). The client is authenticated without a session.
 FOUND = 4
-# What the answer reads afresh: 1 the battle, 2 the report with both registered lists and who resolved it,
-# 3 its history, 4 whether the battle's two sides have a current registered list.
-ANSWER = 4
+# What the answer reads afresh: 1 the report with its battle (round, sector, sides and their accounts), both
+# registered lists and who resolved it, 2 its history, 3 whether the battle's two sides have a current
+# registered list.
+ANSWER = 3
 
 # 1-2 both registered lists named in the body (with their catalogue),
 # 3 SAVEPOINT (the service's transaction, inside the test's), 4 the campaign's row locked,
