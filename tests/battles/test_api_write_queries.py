@@ -43,10 +43,10 @@ SUBMIT = FOUND + 14 + ANSWER
 # history: 14 the attackers' wins, 15 the organisers' sector changes, 16 the entries recording results,
 # 17 the sectors; the sector changing hands (sector_update): 18 a savepoint, 19 the campaign locked,
 # 20 the sector locked, 21 its log entry, 22 the sector saved, 23 the savepoint released; the webhook:
-# 24 the campaign's name, 25 its address (none); 26 the confirmation's log entry, 27 the report's
-# notifications marked read, 28-31 the reporter told (a savepoint, the notification, their e-mail
-# preference, its release), 32 RELEASE SAVEPOINT.
-CONFIRM = FOUND + 32 + ANSWER
+# 24 the campaign's name and address (none: nothing more); 25 the confirmation's log entry, 26 the report's
+# notifications marked read, 27-30 the reporter told (a savepoint, the notification, their e-mail
+# preference, its release), 31 RELEASE SAVEPOINT.
+CONFIRM = FOUND + 31 + ANSWER
 
 
 def submit_and_confirm(
