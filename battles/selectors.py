@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from battles.models import BattleReport, ReportStatus
 from campaign.models import (
@@ -59,26 +59,22 @@ _UNSHOWN_SNAPSHOT = tuple(
 
 def report_for_api(*, battle: Battle, with_battle: bool = False) -> BattleReport | None:
     """The battle's report as the reports API answers it (one query): both registered lists (the entries it
-    lists) and the organiser who resolved it; not the campaign (a map document), which the caller holds and
-    puts back on the report, nor the battle and its places unless ``with_battle`` (read afresh after an
-    action, whose status and sector may have moved)."""
+    lists), the organiser who resolved it, and whether each side has a current registered list
+    (``attacker_listed``, ``defender_listed``: the answer's only places); not the campaign (a map document),
+    which the caller holds and puts back on the report, nor the battle and its places unless ``with_battle``
+    (read afresh after an action, whose status and sector may have moved)."""
     related: tuple[str, ...] = ("attacker_registration", "defender_registration", "resolved_by")
     if with_battle:
         related += ("battle__round", "battle__sector", "battle__attacker__player", "battle__defender__player")
+    current = Registration.objects.filter(campaign_id=OuterRef("campaign_id"), superseded_by__isnull=True)
     return one_or_none(
-        BattleReport.objects.filter(battle=battle).select_related(*related).defer(*_UNSHOWN_SNAPSHOT)
-    )
-
-
-def registered_among(*, campaign_id: int, enrolment_ids: Iterable[int]) -> frozenset[int]:
-    """Which of these places have a current registered list in the campaign (one query, their rows only)."""
-    return frozenset(
-        Registration.objects.filter(
-            campaign_id=campaign_id, enrolment_id__in=list(enrolment_ids), superseded_by__isnull=True
+        BattleReport.objects.filter(battle=battle)
+        .select_related(*related)
+        .defer(*_UNSHOWN_SNAPSHOT)
+        .annotate(
+            attacker_listed=Exists(current.filter(enrolment_id=OuterRef("battle__attacker_id"))),
+            defender_listed=Exists(current.filter(enrolment_id=OuterRef("battle__defender_id"))),
         )
-        .order_by()
-        .values_list("enrolment_id", flat=True)
-        .distinct()
     )
 
 

@@ -117,11 +117,14 @@ def shown(
         **shape_context(request, campaign),
         "history": selectors.report_history(report=report),
         "actions": actions,
-        # The answer's only places are the battle's two sides: whether they have a registered list is read
-        # for them alone, not for every place of the campaign (campaign.api.round_shapes.registered_places).
+        # The answer's only places are the battle's two sides: whether they have a registered list came with
+        # the report (selectors.report_for_api), not a read of every place of the campaign
+        # (campaign.api.round_shapes.registered_places).
         "registered_places": {
-            campaign.pk: selectors.registered_among(
-                campaign_id=campaign.pk, enrolment_ids=(battle.attacker_id, battle.defender_id)
+            campaign.pk: frozenset(
+                place
+                for place, side in ((battle.attacker_id, "attacker"), (battle.defender_id, "defender"))
+                if getattr(report, f"{side}_listed")
             )
         },
     }

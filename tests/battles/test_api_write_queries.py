@@ -23,9 +23,8 @@ MORE_REPORTS = 24
 # sector, sides and their accounts (campaign_battle). The client is authenticated without a session.
 FOUND = 4
 # What the answer reads afresh: 1 the report with its battle (round, sector, sides and their accounts), both
-# registered lists and who resolved it, 2 its history, 3 whether the battle's two sides have a current
-# registered list.
-ANSWER = 3
+# registered lists, who resolved it and whether each side has a current registered list, 2 its history.
+ANSWER = 2
 
 # 1-2 both registered lists named in the body (with their catalogue),
 # 3 SAVEPOINT (the service's transaction, inside the test's), 4 the campaign's row locked,
@@ -63,7 +62,13 @@ def submit_and_confirm(
     with assert_queries(CONFIRM):
         confirmed = defender.post(f"{url}confirm/", format="json")
     assert confirmed.status_code == 200, confirmed.content
-    assert confirmed.json()["status"] == ReportStatus.CONFIRMED
+    answer = confirmed.json()
+    assert answer["status"] == ReportStatus.CONFIRMED
+    # Read with the report: both sides fought with a list registered in this campaign.
+    assert (answer["attacker"]["has_registered_list"], answer["defender"]["has_registered_list"]) == (
+        True,
+        True,
+    )
 
 
 def more_results(world: Any, lists: dict[str, Registration]) -> None:
