@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from battles.models import BattleReport, ReportStatus
 from campaign.models import (
@@ -17,6 +17,7 @@ from campaign.models import (
     Registration,
 )
 from campaign.selectors.rounds import battles_for_api
+from core.db import one_or_none
 
 _REPORT_RELATED = (
     "campaign",
@@ -45,6 +46,36 @@ def reports_for_campaign(*, campaign: Campaign) -> QuerySet[BattleReport]:
 def report_for_battle(*, battle: Battle) -> BattleReport | None:
     """The battle's report with both registered lists and everyone named on it, or None."""
     return reports_for_campaign(campaign=battle.campaign).filter(battle=battle).first()
+
+
+# A registered list's snapshot as a report's answer shows it: its name, total and entries (the costs and the
+# unit cards naming them), never the list document, the verdict or the terms it was checked under.
+_UNSHOWN_SNAPSHOT = tuple(
+    f"{side}_registration__{column}"
+    for side in ("attacker", "defender")
+    for column in ("document", "verdict", "terms")
+)
+
+
+def report_for_api(*, battle: Battle, with_battle: bool = False) -> BattleReport | None:
+    """The battle's report as the reports API answers it (one query): both registered lists (the entries it
+    lists), the organiser who resolved it, and whether each side has a current registered list
+    (``attacker_listed``, ``defender_listed``: the answer's only places); not the campaign (a map document),
+    which the caller holds and puts back on the report, nor the battle and its places unless ``with_battle``
+    (read afresh after an action, whose status and sector may have moved)."""
+    related: tuple[str, ...] = ("attacker_registration", "defender_registration", "resolved_by")
+    if with_battle:
+        related += ("battle__round", "battle__sector", "battle__attacker__player", "battle__defender__player")
+    current = Registration.objects.filter(campaign_id=OuterRef("campaign_id"), superseded_by__isnull=True)
+    return one_or_none(
+        BattleReport.objects.filter(battle=battle)
+        .select_related(*related)
+        .defer(*_UNSHOWN_SNAPSHOT)
+        .annotate(
+            attacker_listed=Exists(current.filter(enrolment_id=OuterRef("battle__attacker_id"))),
+            defender_listed=Exists(current.filter(enrolment_id=OuterRef("battle__defender_id"))),
+        )
+    )
 
 
 def report_for_battle_page(*, battle: Battle) -> BattleReport | None:

@@ -29,7 +29,6 @@ from campaign.models import (
     EnrolmentStatus,
     LogKind,
     Registration,
-    Round,
     RoundStatus,
 )
 from campaign.permissions import can_manage_campaign
@@ -177,14 +176,27 @@ def _lock(battle: Battle) -> Campaign:
     return Campaign.objects.select_for_update().get(pk=battle.campaign_id)
 
 
+# What a report's services read of its battle under the campaign's lock: not the campaign (the locked row is
+# put back in its place), and both sides with their accounts, whom the players' notices name.
+_BATTLE_RELATED = ("round", "sector", "attacker__player", "defender__player")
+
+
+def _locked_battle(pk: int, campaign: Campaign) -> Battle:
+    """The battle as it stands now that the caller holds ``campaign``'s lock (its campaign that row)."""
+    battle = Battle.objects.select_related(*_BATTLE_RELATED).get(pk=pk)
+    battle.campaign = campaign
+    return battle
+
+
 def _player_may_answer(report: BattleReport, actor: Any, *, automatic: bool) -> None:
     """A player confirms or disputes only while the battle's round is open and they are still in the
     campaign; organisers (acting for a placeholder) and the clock may settle a closed round's report, and
-    then its result takes effect at once (campaign.services.results)."""
-    battle = Battle.objects.select_related("campaign", "attacker", "defender").get(pk=report.battle_id)
+    then its result takes effect at once (campaign.services.results). ``report.battle`` is read under the
+    caller's lock."""
+    battle = report.battle
     if automatic or can_manage_campaign(actor, battle.campaign):
         return
-    if not Round.objects.filter(pk=battle.round_id, status=RoundStatus.OPEN).exists():
+    if battle.round.status != RoundStatus.OPEN:
         raise ReportConflictError(
             "round-closed",
             "the battle's round is closed: only an organiser can settle its report now",
@@ -197,6 +209,13 @@ def _player_may_answer(report: BattleReport, actor: Any, *, automatic: bool) -> 
         )
 
 
+def _answered(report: BattleReport) -> None:
+    """Lock the campaign and read the report's battle afresh under it (the caller's objects predate it)."""
+    campaign = _lock(report.battle)
+    report.campaign = campaign
+    report.battle = _locked_battle(report.battle_id, campaign)
+
+
 def _move(report: BattleReport, frm: set[str], to: str, **changes: Any) -> None:
     if not BattleReport.objects.filter(pk=report.pk, status__in=frm).update(status=to, **changes):
         report.refresh_from_db()
@@ -205,7 +224,11 @@ def _move(report: BattleReport, frm: set[str], to: str, **changes: Any) -> None:
             f"the report is {report.get_status_display().lower()} now: nothing was done",
             "status",
         )
-    report.refresh_from_db()
+    # What the update wrote, without reading the row again (nobody else writes it under the campaign's
+    # lock), and keeping the battle loaded with it.
+    report.status = to
+    for name, value in changes.items():
+        setattr(report, name, value)
 
 
 def _tell_sides(report: BattleReport, kind: str, message: str, actor: Any) -> None:
@@ -229,10 +252,7 @@ _TO_PLAY = {notices.PAIRINGS_PUBLISHED, notices.CHALLENGE_ANSWERED}
 @transaction.atomic
 def report_submit(*, battle: Battle, actor: Any, side: str, data: ReportInput) -> BattleReport:
     """Report a scheduled battle for ``side`` (the caller checked the actor may act for it)."""
-    _lock(battle)
-    battle = Battle.objects.select_related("campaign", "round", "sector", "attacker", "defender").get(
-        pk=battle.pk
-    )
+    battle = _locked_battle(battle.pk, _lock(battle))
     if side not in SIDES:
         raise DomainError("invalid", "a report is made by the attacker or the defender", "side")
     if not battle.round.is_open:
@@ -262,7 +282,7 @@ def report_submit(*, battle: Battle, actor: Any, side: str, data: ReportInput) -
 @transaction.atomic
 def report_confirm(*, report: BattleReport, actor: Any, automatic: bool = False) -> BattleReport:
     """The opponent agrees: the result is recorded and the campaign moves on (once, whoever races)."""
-    _lock(report.battle)
+    _answered(report)
     _player_may_answer(report, actor, automatic=automatic)
     by = actor if getattr(actor, "is_authenticated", False) else None
     _move(report, {ReportStatus.SUBMITTED}, ReportStatus.CONFIRMED, confirmed_at=timezone.now(), confirmed_by=by,
@@ -279,7 +299,7 @@ def report_confirm(*, report: BattleReport, actor: Any, automatic: bool = False)
 
 @transaction.atomic
 def report_dispute(*, report: BattleReport, actor: Any, reason: str) -> BattleReport:
-    _lock(report.battle)
+    _answered(report)
     _player_may_answer(report, actor, automatic=False)
     reason = (reason or "").strip()
     if not reason:

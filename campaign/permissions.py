@@ -35,6 +35,7 @@ from campaign.models import (
     RoundStatus,
 )
 from campaign.options import Status
+from core.db import one_or_none
 from core.permissions import Actor
 
 # A refused applicant still sees the campaign they were invited to, so they can read why.
@@ -76,7 +77,8 @@ def campaign_access(user: Actor, campaign: Campaign) -> Access:
     if user_id not in cache:
         is_creator = campaign.organiser_id == user_id
         is_co = not is_creator and CoOrganiser.objects.filter(campaign=campaign, user_id=user_id).exists()
-        enrolment = Enrolment.objects.filter(campaign=campaign, player_id=user_id).first()
+        # One at most (one-enrolment-per-player).
+        enrolment = one_or_none(Enrolment.objects.filter(campaign=campaign, player_id=user_id))
         cache[user_id] = Access(user_id, is_creator, is_co, enrolment)
     return cache[user_id]
 

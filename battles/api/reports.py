@@ -81,7 +81,7 @@ def _battle(request: Request, pk: int, battle_id: int) -> tuple[Campaign, Battle
 
 def _report(campaign: Campaign, battle: Battle) -> BattleReport:
     """The battle's report, carrying the campaign and battle already loaded (404 when there is none)."""
-    report = selectors.report_for_battle(battle=battle)
+    report = selectors.report_for_api(battle=battle)
     if report is None:
         raise NotFound("this battle has no report yet", code="no-report")
     report.campaign = campaign
@@ -117,15 +117,28 @@ def shown(
         **shape_context(request, campaign),
         "history": selectors.report_history(report=report),
         "actions": actions,
+        # The answer's only places are the battle's two sides: whether they have a registered list came with
+        # the report (selectors.report_for_api), not a read of every place of the campaign
+        # (campaign.api.round_shapes.registered_places).
+        "registered_places": {
+            campaign.pk: frozenset(
+                place
+                for place, side in ((battle.attacker_id, "attacker"), (battle.defender_id, "defender"))
+                if getattr(report, f"{side}_listed")
+            )
+        },
     }
     return Response(ReportOutput(report, context=context).data, status=code)
 
 
 def after(request: Request, campaign: Campaign, battle: Battle, code: int = status.HTTP_200_OK) -> Response:
-    """The report after an action, read afresh with its battle (whose status and sector may have moved)."""
-    return shown(
-        request, campaign, _report(campaign, campaign_battle(request.user, campaign, battle.pk)), code
-    )
+    """The report after an action, read afresh with its battle (whose status and sector may have moved), in
+    one query: the caller found the battle as the user may see it before acting."""
+    report = selectors.report_for_api(battle=battle, with_battle=True)
+    if report is None:
+        raise NotFound("this battle has no report yet", code="no-report")
+    report.campaign = report.battle.campaign = campaign
+    return shown(request, campaign, report, code)
 
 
 class ReportApi(CampaignApi):

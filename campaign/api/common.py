@@ -25,6 +25,7 @@ from rest_framework.request import Request
 from accounts.models import User
 from campaign.models import Campaign, Enrolment
 from campaign.permissions import can_manage_campaign, can_view_with_invite
+from core.db import one_or_none
 
 NOT_FOUND = "no such campaign"
 
@@ -37,7 +38,7 @@ def find_campaign(
     request: Request, pk: int, *, invite_token: str = "", campaign: Campaign | None = None
 ) -> Campaign:
     """The campaign if the caller may see it (or holds its invitation), else 404 as if it did not exist."""
-    found = campaign if campaign is not None else Campaign.objects.filter(pk=pk).first()
+    found = campaign if campaign is not None else one_or_none(Campaign.objects.filter(pk=pk))
     if found is None:
         raise NotFound(NOT_FOUND)
     # Without a token this is can_view_campaign: an empty token never matches.

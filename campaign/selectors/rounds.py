@@ -25,6 +25,7 @@ from campaign.models import (
     Sector,
 )
 from campaign.options import ResourceHolder
+from core.db import one_or_none
 
 
 def rounds_for_campaign(*, campaign: Campaign) -> QuerySet[Round]:
@@ -124,10 +125,12 @@ def byes_for_round(*, round: Round, drafts: bool) -> QuerySet[Bye]:
 
 
 def battle_for_page(*, campaign: Campaign, pk: int) -> Battle | None:
-    return (
-        Battle.objects.select_related("round", "sector", "attacker__player", "defender__player", "campaign")
-        .filter(campaign=campaign, pk=pk)
-        .first()
+    """The battle with its round, sector and sides; not its campaign (a map document), which the caller
+    holds and puts back on it."""
+    return one_or_none(
+        Battle.objects.select_related("round", "sector", "attacker__player", "defender__player").filter(
+            campaign=campaign, pk=pk
+        )
     )
 
 
@@ -350,7 +353,7 @@ def ledger_for_holder(
 
 def registration_in_campaign(*, campaign: Campaign, pk: int) -> Registration | None:
     """A registered list of the campaign (current or superseded) with its catalogue, or ``None``."""
-    return Registration.objects.select_related("catalogue").filter(campaign=campaign, pk=pk).first()
+    return one_or_none(Registration.objects.select_related("catalogue").filter(campaign=campaign, pk=pk))
 
 
 def places_with_registered_list(*, campaign_id: int) -> frozenset[int]:

@@ -23,6 +23,7 @@ from campaign.options import Status
 from campaign.selectors import campaign_map
 from campaign.services.log import log_write
 from campaign.services.versions import results_changed
+from core.db import one_or_none
 
 
 def _stored(value: Any) -> Any:
@@ -113,7 +114,7 @@ def sector_update(
         # A sector changing hands leaves the player who held it for the old bloc.
         changes = {**changes, SectorField.HELD_BY: None}
     zmap = campaign_map(campaign=locked)
-    sector = Sector.objects.select_for_update().filter(campaign=locked, key=key).first()
+    sector = one_or_none(Sector.objects.select_for_update().filter(campaign=locked, key=key))
     if sector is None:
         raise CampaignError("unknown-sector", f"there is no sector {key[:40]!r} on this map", "key")
     for field, value in changes.items():

@@ -38,6 +38,7 @@ from campaign.models import (
     ResourceEntry,
     Round,
     RoundStatus,
+    Sector,
 )
 from campaign.options import ResourceHolder
 from campaign.selectors import campaign_map, map_state_now, sectors_for_map
@@ -177,38 +178,45 @@ def campaign_state_replay(*, campaign: Campaign) -> dict[str, SectorState]:
     """The sectors as the campaign's history says they should be (see the module docstring)."""
     zmap = campaign_map(campaign=campaign)
     state = zmap.initial_state()
-    confirmed = {
-        b.result_order: b
-        for b in Battle.objects.filter(
-            campaign=campaign, status=_CONFIRMED, result_order__isnull=False
-        ).select_related("sector", "attacker")
-    }
+    # Only a confirmed attacker's win over a sector moves it: the others are never read (columns, no rows
+    # decoded), and the result markers only for their order (ids), so a confirmation late in a night of
+    # results reads no more than it uses.
+    wins = {
+        order: (key, bloc, attacker)
+        for order, key, bloc, attacker in Battle.objects.filter(
+            campaign=campaign, status=_CONFIRMED, result_order__isnull=False, sector__isnull=False,
+            result__winner="attacker",
+        ).order_by().values_list("result_order", "sector__key", "attacker_bloc", "attacker_id")
+    }  # fmt: skip
     player_mode = campaign.resources_held_by == ResourceHolder.PLAYER
-    entries = LogEntry.objects.filter(campaign=campaign, map_version=campaign.map_version).filter(
-        kind__in=[LogKind.SECTOR_CHANGED, LogKind.RESULT_RECORDED]
+    entries = LogEntry.objects.filter(campaign=campaign, map_version=campaign.map_version).order_by()
+    # The organisers' and purchases' sector changes, whole (the derived ones, "result", are skipped), and
+    # the entries recording results as ids: a battle's win applies at the one that first recorded it.
+    steps: list[tuple[int, str, str, Any]] = list(
+        entries.filter(kind=LogKind.SECTOR_CHANGED)
+        .exclude(cause=RESULT)
+        .values_list("id", "subject", "field", "after")
     )
-    for entry in entries.order_by("id").only("id", "kind", "subject", "field", "after", "cause"):
-        if entry.kind == LogKind.SECTOR_CHANGED:
-            if entry.cause != RESULT:
-                key = entry.subject.removeprefix("sector:")
-                state[key] = apply_change(state[key], entry.field, None if entry.after == "" else entry.after)
+    markers = entries.filter(kind=LogKind.RESULT_RECORDED).values_list("id", flat=True)
+    steps.extend((pk, "", "", None) for pk in markers if pk in wins)
+    for pk, subject, field, after in sorted(steps, key=lambda step: step[0]):
+        if pk not in wins:
+            key = subject.removeprefix("sector:")
+            state[key] = apply_change(state[key], field, None if after == "" else after)
             continue
-        battle = confirmed.get(entry.id)
-        if battle is None or battle.sector is None or (battle.result or {}).get("winner") != "attacker":
-            continue
-        key = battle.sector.key
+        key, bloc, attacker = wins[pk]
         if zmap.is_headquarters(key):
             continue
-        state[key] = replace(
-            state[key], owner=Bloc(battle.attacker_bloc), held_by=battle.attacker_id if player_mode else None
-        )
+        state[key] = replace(state[key], owner=Bloc(bloc), held_by=attacker if player_mode else None)
     return state
 
 
 def campaign_map_recompute(*, campaign: Campaign, actor: Any, reason: str) -> int:
     """Write the differences between the sectors and the replay as derived changes; returns how many."""
     expected = campaign_state_replay(campaign=campaign)
-    current = map_state_now(sectors=sectors_for_map(campaign=campaign))
+    # What map_state_now reads of each sector, not its name, place and neighbours.
+    shown = ("campaign_id", "key", "owner", "fortification", "value", "terrain", "held_by")
+    current = map_state_now(sectors=list(Sector.objects.filter(campaign=campaign).order_by().only(*shown)))
     written = 0
     for key, want in expected.items():
         have = current[key]

@@ -162,10 +162,12 @@ def _content(text: str) -> str:
 
 
 def webhook_queue(
-    *, campaign: Campaign, event: str, text: str, data: dict[str, Any]
+    *, campaign: Campaign, event: str, text: str, data: dict[str, Any], url: str | None = None
 ) -> WebhookDelivery | None:
-    """Queue a message for ``campaign``'s webhook, in the caller's transaction; None when it has none."""
-    url = Campaign.objects.filter(pk=campaign.pk).values_list("webhook_url", flat=True).first()
+    """Queue a message for ``campaign``'s webhook, in the caller's transaction; None when it has none.
+    ``url``: its address as the caller read it in this transaction (by default it is read here)."""
+    if url is None:
+        url = Campaign.objects.filter(pk=campaign.pk).values_list("webhook_url", flat=True).first()
     if not url:
         return None
     payload = {
@@ -196,7 +198,10 @@ def webhook_result(*, battle: Battle) -> WebhookDelivery | None:
     In a campaign that hides results until the round closes, a result takes
     effect (and so is posted) when its round closes, with everyone else's.
     """
-    campaign = Campaign.objects.get(pk=battle.campaign_id)
+    # Its name and address, not its map document; nothing more is read when it has no webhook.
+    campaign = Campaign.objects.only("pk", "name", "webhook_url").get(pk=battle.campaign_id)
+    if not campaign.webhook_url:
+        return None
     result = battle.result or {}
     vp = result.get("victory_points") or {}
     winner = result.get("winner")
@@ -213,7 +218,9 @@ def webhook_result(*, battle: Battle) -> WebhookDelivery | None:
         "battle": battle.pk, "round": battle.round.number, "attacker": attacker, "defender": defender,
         "winner": winner, "draw": bool(result.get("draw")), "victory_points": vp,
     }  # fmt: skip
-    return webhook_queue(campaign=campaign, event=RESULT_CONFIRMED, text=text, data=data)
+    return webhook_queue(
+        campaign=campaign, event=RESULT_CONFIRMED, text=text, data=data, url=campaign.webhook_url
+    )
 
 
 _ROUND_TEXT = {

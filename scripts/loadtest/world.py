@@ -75,8 +75,11 @@ def template_registrations(campaign: Any, places: list[Any]) -> dict[str, Any]:
     return found
 
 
-def build(number: int, catalogue: Any, password: str) -> dict[str, Any]:
-    """One campaign of the night; returns what the driver needs of it."""
+def build(
+    number: int, catalogue: Any, password: str, *, scale: int = 1, sessions: bool = True
+) -> dict[str, Any]:
+    """One campaign of the night (``500 // scale`` players); returns what the driver needs of it (without
+    ``sessions``, no session is written and the accounts are named by their ids instead)."""
     import bench_standings
     from django.utils import timezone
 
@@ -109,12 +112,13 @@ def build(number: int, catalogue: Any, password: str) -> dict[str, Any]:
     campaign_map_load(campaign=campaign, actor=organiser, document=bench_standings.grid_map())
     Campaign.objects.filter(pk=campaign.pk).update(status=Status.RUNNING, current_round=1)
     campaign.refresh_from_db()
+    shape = {bloc: count // scale for bloc, count in bench_standings.SHAPE.items()}
     users = User.objects.bulk_create(
         User(username=f"{name}-{bloc.lower()}{n}", password=password)
-        for bloc, count in bench_standings.SHAPE.items()
+        for bloc, count in shape.items()
         for n in range(count)
     )
-    blocs = [bloc for bloc, count in bench_standings.SHAPE.items() for _ in range(count)]
+    blocs = [bloc for bloc, count in shape.items() for _ in range(count)]
     places = Enrolment.objects.bulk_create(
         Enrolment(campaign=campaign, player=user, bloc=bloc, status=EnrolmentStatus.ADMITTED)
         for user, bloc in zip(users, blocs, strict=True)
@@ -173,8 +177,8 @@ def build(number: int, catalogue: Any, password: str) -> dict[str, Any]:
     index = {place.pk: n for n, place in enumerate(places)}
     return {
         "id": campaign.pk,
-        "organiser": session_for(organiser),
-        "players": [session_for(place.player) for place in places],
+        "organiser": session_for(organiser) if sessions else organiser.pk,
+        "players": [session_for(place.player) if sessions else place.player_id for place in places],
         "battles": [
             {
                 "id": b.pk,

@@ -1,0 +1,122 @@
+"""Query counts of a report's submission and its confirmation through the API: pinned, each expected query
+named, and the same in the small campaign of the battles fixtures and once it has many more players with
+registered lists and many more confirmed results (the campaign night's 500 players, in miniature)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from battles.models import BattleReport, ReportStatus
+from battles.services import ReportInput, SideInput, report_confirm, report_submit
+from campaign.models import Battle, Enrolment, EnrolmentStatus, Registration
+
+pytestmark = pytest.mark.django_db
+
+MORE_PLAYERS = 60
+MORE_REPORTS = 24
+
+# 1 the campaign, 2-3 campaign_access (a co-organiser? the caller's place), 4 the battle with its round,
+# sector, sides and their accounts (campaign_battle). The client is authenticated without a session.
+FOUND = 4
+# What the answer reads afresh: 1 the report with its battle (round, sector, sides and their accounts), both
+# registered lists, who resolved it and whether each side has a current registered list, 2 its history.
+ANSWER = 2
+
+# 1-2 both registered lists named in the body (with their catalogue),
+# 3 SAVEPOINT (the service's transaction, inside the test's), 4 the campaign's row locked,
+# 5 the battle read under the lock with its round, sector, sides and accounts,
+# 6 the battle marked reported (scheduled -> reported), 7 the report written, 8 its log entry,
+# 9 the pairing's notifications to both players marked read, 10-13 the opponent told
+# (a savepoint, the notification, their e-mail preference, its release), 14 RELEASE SAVEPOINT.
+SUBMIT = FOUND + 14 + ANSWER
+
+# 1 the report (report_for_api), 2 SAVEPOINT, 3 the campaign's row locked, 4 the battle read under the lock,
+# 5-6 campaign_access on the locked row (a co-organiser? the caller's place: an organiser may settle a
+# closed round's report), 7 the report confirmed (submitted -> confirmed); the result settled
+# (campaign.services.results): 8 does the campaign hide results, 9 the campaign, 10 the result's log entry,
+# 11 the battle's result, 12 its award, 13 the results version bumped; the map recomputed from the
+# history: 14 the attackers' wins, 15 the organisers' sector changes, 16 the entries recording results,
+# 17 the sectors; the sector changing hands (sector_update): 18 a savepoint, 19 the campaign locked,
+# 20 the sector locked, 21 its log entry, 22 the sector saved, 23 the savepoint released; the webhook:
+# 24 the campaign's name and address (none: nothing more); 25 the confirmation's log entry, 26 the report's
+# notifications marked read, 27-30 the reporter told (a savepoint, the notification, their e-mail
+# preference, its release), 31 RELEASE SAVEPOINT.
+CONFIRM = FOUND + 31 + ANSWER
+
+
+def submit_and_confirm(
+    world: Any, battle: Battle, lists: dict[str, Registration], assert_queries: Any
+) -> None:
+    """The attacker reports ``battle`` and the defender confirms it, each within its pinned count."""
+    url = world.url(battle=battle)
+    attacker, defender = APIClient(), APIClient()
+    attacker.force_authenticate(battle.attacker.player)
+    defender.force_authenticate(battle.defender.player)
+    with assert_queries(SUBMIT):
+        submitted = attacker.post(url, world.body(lists), format="json")
+    assert submitted.status_code == 201, submitted.content
+    with assert_queries(CONFIRM):
+        confirmed = defender.post(f"{url}confirm/", format="json")
+    assert confirmed.status_code == 200, confirmed.content
+    answer = confirmed.json()
+    assert answer["status"] == ReportStatus.CONFIRMED
+    # Read with the report: both sides fought with a list registered in this campaign.
+    assert (answer["attacker"]["has_registered_list"], answer["defender"]["has_registered_list"]) == (
+        True,
+        True,
+    )
+
+
+def more_results(world: Any, lists: dict[str, Registration]) -> None:
+    """``MORE_REPORTS`` more battles reported and confirmed (over the sectors left, then over none)."""
+    for _ in range(MORE_REPORTS):
+        battle, _lists = world.another_battle(world.place("x2"), world.place("a2"), lists=lists)
+        data = ReportInput(
+            attacker_registration=lists["attacker"], defender_registration=lists["defender"], turns=6,
+            ending="turn_limit", attacker=SideInput(), defender=SideInput(lost=("e1",)),
+        )  # fmt: skip
+        report_confirm(
+            report=report_submit(battle=battle, actor=battle.attacker.player, side="attacker", data=data),
+            actor=battle.defender.player,
+        )
+
+
+def more_players(world: Any) -> None:
+    """``MORE_PLAYERS`` more admitted players in each bloc of the battle, each with a registered list."""
+    campaign = world.campaign
+    template = world.lists["attacker"]
+    users = User.objects.bulk_create(User(username=f"more{n}") for n in range(2 * MORE_PLAYERS))
+    places = Enrolment.objects.bulk_create(
+        Enrolment(
+            campaign=campaign, player=user, bloc=("Axis", "Allies")[n % 2], status=EnrolmentStatus.ADMITTED
+        )
+        for n, user in enumerate(users)
+    )
+    copied = ("name", "bloc", "document", "catalogue", "catalogue_name", "catalogue_version", "profiles",
+              "costs", "total_ap", "terms", "verdict")  # fmt: skip
+    Registration.objects.bulk_create(
+        Registration(campaign=campaign, enrolment=place, **{f: getattr(template, f) for f in copied})
+        for place in places
+    )
+
+
+def test_a_submission_and_its_confirmation_cost_the_same_queries_however_large_the_campaign(
+    report_world, django_assert_num_queries
+):
+    # The large campaign's battle is made first, so that it keeps a sector at stake (the results that
+    # grow the campaign take the others) and its result moves it as the small one's does.
+    later, lists = report_world.another_battle(report_world.place("x2"), report_world.place("a2"))
+    submit_and_confirm(report_world, report_world.battle, report_world.lists, django_assert_num_queries)
+    more_results(report_world, lists)
+    more_players(report_world)
+
+    submit_and_confirm(report_world, later, lists, django_assert_num_queries)
+
+    assert later.sector is not None
+    confirmed = BattleReport.objects.filter(campaign=report_world.campaign, status=ReportStatus.CONFIRMED)
+    assert confirmed.count() == 2 + MORE_REPORTS
+    assert Registration.objects.filter(campaign=report_world.campaign).count() > 2 * MORE_PLAYERS
