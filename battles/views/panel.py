@@ -98,7 +98,10 @@ def report_panel(
         can_amend=resolves and status != ReportStatus.VOID,
         can_void=resolves and status != ReportStatus.VOID,
         is_settled=status in _SETTLED,
-        dispute_form=forms.get("dispute") or dispute_form(),
-        resolve_forms={d: forms.get(d) or resolve_form(d, seen=status) for d in RESOLVE_DECISIONS},
+        # Built only for a viewer shown them: the opponent answering, an organiser resolving.
+        dispute_form=(forms.get("dispute") or dispute_form()) if answers else None,
+        resolve_forms={d: forms.get(d) or resolve_form(d, seen=status) for d in RESOLVE_DECISIONS}
+        if resolves
+        else {},
     )
     return context
