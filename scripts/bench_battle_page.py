@@ -117,7 +117,9 @@ def run(repeats: int, engine_name: str, profile: str | None) -> int:
             for _ in range(repeats):
                 client.get(url_of(large))
             profiler.disable()
-            ours = r"/(campaign|battles|core|armies|accounts)/"
+            ours = (
+                r"/(campaign|battles|core|armies|accounts)/|forms/(widgets|boundfield|renderers)|loader_tags"
+            )
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(ours, 40)
             continue
         wall, cpu = [], []
@@ -126,7 +128,8 @@ def run(repeats: int, engine_name: str, profile: str | None) -> int:
             response = client.get(url_of(large))
             wall.append((time.perf_counter() - started) * 1000)
             cpu.append((time.process_time() - started_cpu) * 1000)
-        print(f"  {viewer}: median {statistics.median(wall):.1f} ms   CPU median {statistics.median(cpu):.1f} ms   "
+        print(f"  {viewer}: median {statistics.median(wall):.1f} ms   CPU median {statistics.median(cpu):.1f} ms "
+              f"(least {min(cpu):.1f})   "
               f"{len(response.content) / 1024:.0f} KB   queries {counts[0]} at 50 players, {counts[1]} at 500"
               f"   (target: CPU < {TARGET_CPU_MS:.0f} ms)")  # fmt: skip
         ok = ok and counts[0] == counts[1] and statistics.median(cpu) < TARGET_CPU_MS
