@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -78,15 +78,31 @@ def report_for_api(*, battle: Battle, with_battle: bool = False) -> BattleReport
     )
 
 
-def report_for_battle_page(*, battle: Battle) -> BattleReport | None:
+def report_for_battle_page(*, battle: Battle, unshown: Sequence[str] = ()) -> BattleReport | None:
     """The battle's report as its page shows it (one query): both registered lists (its sheets list their
     entries) and who confirmed or resolved it; not the battle, its places and its campaign (a map document)
-    once more, which the page already holds and puts back on the report."""
+    once more, which the page already holds and puts back on the report. ``unshown``: columns deferred."""
     return (
         BattleReport.objects.filter(battle=battle)
         .select_related("attacker_registration", "defender_registration", "confirmed_by", "resolved_by")
+        .defer(*unshown)
         .first()
     )
+
+
+# What the report's panel never shows of its two lists (its sheets read the unit cards and AP paid):
+# tens of kB of JSON per list in a real campaign.
+_LIST_COLUMNS_UNSHOWN = [
+    f"{side}_registration__{column}"
+    for side in ("attacker", "defender")
+    for column in ("document", "terms", "verdict")
+]
+
+
+def report_for_battle_panel(*, battle: Battle) -> BattleReport | None:
+    """``report_for_battle_page`` as the battle page's report section shows it: without each list's document,
+    terms and verdict (an action on the report reads it whole)."""
+    return report_for_battle_page(battle=battle, unshown=_LIST_COLUMNS_UNSHOWN)
 
 
 def dispute_queue(*, campaign: Campaign) -> QuerySet[BattleReport]:

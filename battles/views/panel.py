@@ -14,7 +14,7 @@ from battles.forms import ReasonForm, ResolveForm
 from battles.models import BattleReport, ReportStatus
 from battles.permissions import can_answer, can_enter_result, can_resolve, can_view_report, side_of
 from battles.presenters import ending_words, history_lines, report_sheet
-from battles.selectors import report_for_battle_page, report_history
+from battles.selectors import report_for_battle_page, report_for_battle_panel, report_history
 from campaign.models import Battle, BattleStatus, Campaign
 from campaign.permissions import can_see_result
 from campaign.views.presenters import result_words
@@ -24,9 +24,10 @@ RESOLVE_DECISIONS = ("accepted", "voided")
 _SETTLED = {ReportStatus.CONFIRMED, ReportStatus.RESOLVED}
 
 
-def page_report(campaign: Campaign, battle: Battle) -> BattleReport | None:
-    """The battle's report, sharing the page's battle and campaign (so permissions ask nothing twice)."""
-    report = report_for_battle_page(battle=battle)
+def page_report(campaign: Campaign, battle: Battle, *, panel: bool = False) -> BattleReport | None:
+    """The battle's report, sharing the page's battle and campaign (so permissions ask nothing twice);
+    ``panel``: only what the page's report section shows of its lists."""
+    report = (report_for_battle_panel if panel else report_for_battle_page)(battle=battle)
     # Kept on the battle as select_related("report") would, so the page's status in words asks nothing twice.
     battle._state.fields_cache["report"] = report
     if report is not None:
@@ -63,7 +64,7 @@ def report_panel(
     """
     user = request.user
     forms = forms or {}
-    report = page_report(campaign, battle)
+    report = page_report(campaign, battle, panel=True)
     context: dict[str, Any] = {
         "report": report,
         "report_error": error,
@@ -98,7 +99,10 @@ def report_panel(
         can_amend=resolves and status != ReportStatus.VOID,
         can_void=resolves and status != ReportStatus.VOID,
         is_settled=status in _SETTLED,
-        dispute_form=forms.get("dispute") or dispute_form(),
-        resolve_forms={d: forms.get(d) or resolve_form(d, seen=status) for d in RESOLVE_DECISIONS},
+        # Built only for a viewer shown them: the opponent answering, an organiser resolving.
+        dispute_form=(forms.get("dispute") or dispute_form()) if answers else None,
+        resolve_forms={d: forms.get(d) or resolve_form(d, seen=status) for d in RESOLVE_DECISIONS}
+        if resolves
+        else {},
     )
     return context

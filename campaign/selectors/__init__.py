@@ -73,6 +73,26 @@ def map_state_now(*, sectors: list[Sector]) -> dict[str, SectorState]:
     }
 
 
+def map_state_read_now(*, campaign: Campaign) -> dict[str, SectorState]:
+    """``map_state_now`` read as the columns it takes (one query): a page drawing the map needs no sector
+    whole (its neighbours, a JSON list each, are the map document's)."""
+    rows = (
+        Sector.objects.filter(campaign=campaign)
+        .order_by("position")
+        .values_list("key", "owner", "fortification", "value", "terrain", "held_by_id")
+    )
+    return {
+        key: SectorState(
+            owner=Bloc(owner) if owner else None,
+            fortification=Fortification(fortification),
+            value=value,
+            terrain=Terrain(terrain),
+            held_by=held_by,
+        )
+        for key, owner, fortification, value, terrain, held_by in rows
+    }
+
+
 def sector_changes(*, campaign: Campaign, up_to_round: int | None = None) -> QuerySet[LogEntry]:
     entries = LogEntry.objects.filter(
         campaign=campaign, kind=LogKind.SECTOR_CHANGED, map_version=campaign.map_version

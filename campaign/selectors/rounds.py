@@ -250,12 +250,19 @@ def battles_at_sector(*, sector: Sector) -> QuerySet[Battle]:
 
 
 def current_registrations(*, enrolment_ids: list[int]) -> QuerySet[Registration]:
-    """The current (not superseded) registered lists of some places, for choosing one to check."""
+    """The current (not superseded) registered lists of some places, for choosing one to check: only what
+    the choice names (a list's document, cards, costs and verdict are 8 kB and more of JSON each);
+    ``registration_to_check`` reads the chosen one whole."""
     return (
         Registration.objects.filter(enrolment_id__in=enrolment_ids, superseded_by__isnull=True)
-        .select_related("catalogue")
+        .only("id", "campaign_id", "enrolment_id", "name", "total_ap", "registered_at")
         .order_by("enrolment_id", "-registered_at", "-id")
     )
+
+
+def registration_to_check(*, pk: int) -> Registration:
+    """A registered list whole, with its catalogue, to check it for a battle."""
+    return Registration.objects.select_related("catalogue").get(pk=pk)
 
 
 def admitted_players(*, campaign: Campaign) -> QuerySet[Enrolment]:

@@ -28,7 +28,7 @@ from campaign.permissions import (
     can_see_draft_pairings,
 )
 from campaign.round_forms import BattleTermsForm, ListCheckForm, add_refusal
-from campaign.selectors.rounds import battle_for_page, current_registrations
+from campaign.selectors.rounds import battle_for_page, current_registrations, registration_to_check
 from campaign.services.pairings import battle_terms_update
 from campaign.views.common import campaign_or_404
 from campaign.views.pages import map_panel
@@ -85,9 +85,11 @@ def _sides(request: HtmxHttpRequest, battle: Battle) -> list[SidePanel]:
             side=side,
             lists=[(r.pk, f"{r.name} ({r.total_ap} AP, registered {r.registered_at:%d %b %Y})") for r in own],
         )
-        chosen = (
+        picked = (
             next((r for r in own if r.pk == form.cleaned_data["list"]), None) if form.is_valid() else None
         )
+        # The choice was read as names; the list checked is read whole (its document, its catalogue).
+        chosen = registration_to_check(pk=picked.pk) if picked is not None else None
         other = "defender" if side == "attacker" else "attacker"
         panels.append(
             SidePanel(

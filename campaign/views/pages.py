@@ -26,11 +26,10 @@ from campaign.permissions import (
 from campaign.selectors import (
     campaign_map,
     map_state_at,
-    map_state_now,
+    map_state_read_now,
     registrations_for_table,
     rosters,
     sector_names,
-    sectors_for_map,
 )
 from campaign.selectors.hidden_results import log_entries_shown
 from campaign.selectors.map_battles import battles_on_map
@@ -58,7 +57,7 @@ def map_panel(
         return {"has_map": False}
     zmap = campaign_map(campaign=campaign)
     state: MapState = (
-        map_state_now(sectors=sectors_for_map(campaign=campaign))
+        map_state_read_now(campaign=campaign)
         if round_number is None
         else map_state_at(campaign=campaign, round_number=round_number)
     )

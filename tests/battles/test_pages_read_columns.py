@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from battles.services import report_entries, report_submit
 from campaign.models import Registration
 from tests.battles.test_round_waits_queries import build
 
@@ -91,3 +92,26 @@ def test_it_counts_a_lists_warnings_without_fetching_its_verdict(client, open_ca
     page = client.get(reverse("campaign:detail", args=[open_campaign.pk])).content.decode()
 
     assert page.count("2 warnings") == 4
+
+
+def test_the_battle_page_reads_no_lists_document_or_verdict_for_its_report(
+    client, battle, report_data, organiser
+):
+    # The report's sheets name each list's entries from its unit cards and AP paid: its document, terms and
+    # verdict (read whole only to check a chosen list or to act on the report) stay in the database.
+    report = report_submit(battle=battle, actor=battle.attacker.player, side="attacker", data=report_data())
+    client.force_login(organiser)
+
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get(reverse("campaign:battle", args=[battle.campaign_id, battle.pk])).content.decode()
+
+    fetched = [
+        column
+        for query in captured.captured_queries
+        for column in ('."document"', '."terms"', '."verdict"')
+        if column in query["sql"]
+    ]
+    assert fetched == []
+    for side in ("attacker", "defender"):
+        for entry in report_entries(getattr(report, f"{side}_registration")):
+            assert entry.name in page
