@@ -36,6 +36,7 @@ from campaign.views.sections import battle_statuses
 from core.errors import DomainError
 from core.http import acting_user
 from standings.charts import LineChart, line_chart
+from standings.drawings import standings_figures
 from standings.forms import AdjustmentForm
 from standings.permissions import can_adjust_standings
 from standings.rows import options, player_rows
@@ -45,7 +46,6 @@ from standings.selectors import (
     StandingsInfo,
     StandingsPoll,
     adjustments_for,
-    histories_for_page,
     player_standing,
     standings_for,
     standings_poll,
@@ -76,33 +76,22 @@ def _rounds(request: HttpRequest, campaign: Campaign) -> Rounds:
     return Rounds(int(text) if text.isdigit() and len(text) <= 5 and int(text) <= ROUND_MAX else None)
 
 
-def _bloc_colour(_index: int, key: str) -> str:
-    return bloc_colour(key)
-
-
 def _body(campaign: Campaign, rounds: Rounds, *, link: bool = True) -> dict[str, Any]:
     """The tables and charts (what the poll swaps in when fresh standings land)."""
     view = standings_for(campaign=campaign, round_number=rounds.asked)
-    series = histories_for_page(
-        campaign=campaign, leaders=view.players[:LEADERS] if view else [], round_number=rounds.asked
+    figures = standings_figures(
+        campaign=campaign,
+        view=view,
+        leaders=view.players[:LEADERS] if view else [],
+        round_number=rounds.asked,
     )
-    points, sectors = series if series is not None else (None, None)
     # A player's page is this plus their place id (one reverse, not one a row of 500).
     player_base = reverse("standings:player", args=[campaign.pk, 1]).removesuffix("1/")
     return {
         "campaign": campaign,
         "view": view,
         "player_rows": player_rows(view.players, player_base if link else None) if view else "",
-        "points_chart": line_chart(
-            points, title="Campaign points of the leaders", unit="points", y_title="Campaign points"
-        ),
-        "sectors_chart": line_chart(
-            sectors,
-            title="Sectors held per bloc",
-            unit="sectors",
-            colour=_bloc_colour,
-            y_title="Sectors held",
-        ),
+        "figures": figures,
     }
 
 
