@@ -15,8 +15,6 @@ the key, the charts being the same for everyone who may see the standings.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,6 +25,8 @@ from django.utils.safestring import SafeString, mark_safe
 from campaign.models import Campaign
 from campaign.views.common import bloc_colour
 from standings.charts import LineChart, line_chart
+from standings.kept import Kept
+from standings.rows import player_rows
 from standings.selectors import History, PlayerRow, StandingsView, histories_for_page
 
 KEPT = 64  # drawings kept per process (a few KB each): every campaign's latest, and rounds asked for
@@ -43,8 +43,7 @@ class Figures:
 
 
 _Key = tuple[int, int, datetime, int | None, tuple[tuple[int, str], ...]]
-_kept: OrderedDict[_Key, Figures] = OrderedDict()
-_lock = threading.Lock()
+_kept: Kept[Figures] = Kept(KEPT)
 
 
 def _bloc_colour(_index: int, key: str) -> str:
@@ -52,10 +51,10 @@ def _bloc_colour(_index: int, key: str) -> str:
 
 
 def _draw(points: History | None, sectors: History | None) -> Figures:
+    # The templates escape what they write (rendered here once rather than included in every page).
     def svg(chart: LineChart, chart_id: str) -> SafeString:
-        return mark_safe(
-            render_to_string("standings/_line_chart.html", {"chart": chart, "chart_id": chart_id})
-        )  # noqa: S308
+        html = render_to_string("standings/_line_chart.html", {"chart": chart, "chart_id": chart_id})
+        return mark_safe(html)  # noqa: S308
 
     def table(chart: LineChart) -> SafeString:
         return mark_safe(render_to_string("standings/_chart_table.html", {"chart": chart}))  # noqa: S308
@@ -72,6 +71,17 @@ def _draw(points: History | None, sectors: History | None) -> Figures:
     )  # fmt: skip
 
 
+_rows: Kept[SafeString] = Kept(KEPT)
+
+
+def players_table_rows(view: StandingsView, player_base: str | None) -> SafeString:
+    """The players table's rows (standings/rows.py), drawn once for each table and its players' names."""
+    if view.stamp is None:
+        return player_rows(view.players, player_base)
+    key = (view.stamp, player_base)
+    return _rows.get(key) or _rows.put(key, player_rows(view.players, player_base))
+
+
 def standings_figures(
     *, campaign: Campaign, view: StandingsView | None, leaders: Sequence[PlayerRow], round_number: int | None
 ) -> Figures:
@@ -84,15 +94,10 @@ def standings_figures(
         campaign.pk, view.info.standings_version, view.info.computed_at, round_number,
         tuple((row.enrolment_id, row.name) for row in leaders),
     )  # fmt: skip
-    with _lock:
-        kept = _kept.get(key)
-        if kept is not None:
-            _kept.move_to_end(key)
-            return kept
+    kept = _kept.get(key)
+    if kept is not None:
+        return kept
+    # Should a recompute land between the page's table and this read, these charts are the newer
+    # standings' and are kept under the older key, which no page asks for once the newer table is read.
     series = histories_for_page(campaign=campaign, leaders=leaders, round_number=round_number)
-    figures = _draw(*(series if series is not None else (None, None)))
-    with _lock:
-        _kept[key] = figures
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
-    return figures
+    return _kept.put(key, _draw(*(series if series is not None else (None, None))))

@@ -36,10 +36,10 @@ from campaign.views.sections import battle_statuses
 from core.errors import DomainError
 from core.http import acting_user
 from standings.charts import LineChart, line_chart
-from standings.drawings import standings_figures
+from standings.drawings import players_table_rows, standings_figures
 from standings.forms import AdjustmentForm
 from standings.permissions import can_adjust_standings
-from standings.rows import options, player_rows
+from standings.rows import options
 from standings.selectors import (
     History,
     Series,
@@ -90,7 +90,7 @@ def _body(campaign: Campaign, rounds: Rounds, *, link: bool = True) -> dict[str,
     return {
         "campaign": campaign,
         "view": view,
-        "player_rows": player_rows(view.players, player_base if link else None) if view else "",
+        "player_rows": players_table_rows(view, player_base if link else None) if view else "",
         "figures": figures,
     }
 
