@@ -37,7 +37,7 @@ from core.errors import DomainError
 from core.http import acting_user
 from standings.charts import LineChart, line_chart
 from standings.drawings import players_table_rows, standings_figures
-from standings.forms import AdjustmentForm
+from standings.forms import CHOOSE, AdjustmentForm
 from standings.permissions import can_adjust_standings
 from standings.rows import options
 from standings.selectors import (
@@ -117,11 +117,14 @@ def _standings_page(
     may_adjust = can_adjust_standings(request.user, campaign) and (
         campaign.is_running or adjusting is not None
     )
+    choices: list[tuple[int | str, str]]
     if may_adjust and adjusting is None:
-        adjusting = _adjustment_form(campaign)
-    choices: list[tuple[int | str, str]] = (
-        getattr(adjusting.fields["enrolment"], "choices", []) if adjusting else []
-    )
+        # Unbound, its select written from the players here: handing the form 500 choices costs ~1 ms of
+        # Django's normalising them, which only validating a post needs.
+        choices = [CHOOSE, *_players_to_adjust(campaign)]
+        adjusting = AdjustmentForm(players=[])
+    else:
+        choices = getattr(adjusting.fields["enrolment"], "choices", []) if adjusting else []
     context = {
         **_body(campaign, rounds),
         "player_options": options(choices, adjusting["enrolment"].value())
@@ -190,16 +193,19 @@ def standings_print(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "standings/print.html", context)
 
 
-def _adjustment_form(campaign: Campaign, data: Any = None) -> AdjustmentForm:
+def _players_to_adjust(campaign: Campaign) -> list[tuple[int, str]]:
     # Values, not objects: a 500-player campaign would build a thousand model instances for the labels.
     rows = admitted_players(campaign=campaign).values_list(
         "pk", "player__display_name", "player__username", "placeholder_name", "bloc"
     )
-    players = [
+    return [
         (pk, f"{shown or username or placeholder} ({bloc})")
         for pk, shown, username, placeholder, bloc in rows
     ]
-    return AdjustmentForm(data, players=players)
+
+
+def _adjustment_form(campaign: Campaign, data: Any = None) -> AdjustmentForm:
+    return AdjustmentForm(data, players=_players_to_adjust(campaign))
 
 
 @login_required
