@@ -98,6 +98,7 @@ def page_cpu(campaign: Any, repeats: int) -> dict[str, float]:
         Enrolment.objects.filter(campaign=campaign, player__isnull=False).select_related("player").first()
     )
     assert player is not None
+    assert player.player is not None
     medians = {}
     for who, user in (("a player", player.player), ("the organiser", campaign.organiser)):
         client = Client()
