@@ -17,7 +17,7 @@ from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 
-from standings.selectors import PlayerRow
+from standings.selectors import GroupRow, PlayerRow
 
 PLACEHOLDER = ' <span class="muted">(placeholder)</span>'
 
@@ -55,3 +55,36 @@ def options(choices: Sequence[tuple[int | str, str]], chosen: object) -> SafeStr
             for value, label in choices
         )
     )
+
+
+def _or_dash(value: int | None) -> str:
+    return "–" if value is None else str(int(value))
+
+
+def group_rows(rows: Sequence[GroupRow], kind: str) -> SafeString:
+    """The blocs' or factions' table body as its template loop wrote it (``kind``: "blocs" or "factions"):
+    a rank shared with the row above is written "=n"."""
+    if not rows:
+        return mark_safe('\n        <tr><td colspan="14" class="muted">Nothing yet.</td></tr>\n      ')
+    lines = []
+    previous: int | None = None
+    for row in rows:
+        rank = f"{'' if row.rank != previous else '='}{int(row.rank)}"
+        previous = row.rank
+        blocs = (
+            f'<td data-testid="sectors-held">{_or_dash(row.sectors_held)}</td><td>{_or_dash(row.resources)}</td>'
+            if kind == "blocs"
+            else ""
+        )
+        lines.append(
+            f'\n        <tr data-testid="{escape(kind)}-row" data-key="{escape(row.key)}">'
+            f"\n          <td>{rank}</td>"
+            f'\n          <th scope="row">{escape(row.key or "No faction")}</th><td>{int(row.players)}</td>'
+            f"\n          {blocs}"
+            f"\n          <td>{int(row.points)}</td><td>{int(row.played)}</td><td>{int(row.won)}</td>"
+            f"<td>{int(row.drawn)}</td><td>{int(row.lost)}</td>"
+            f"\n          <td>{int(row.vp_for)}</td><td>{int(row.vp_against)}</td><td>{int(row.vp_difference)}</td>"
+            f"<td>{int(row.ap_destroyed)}</td>"
+            "\n        </tr>\n      "
+        )
+    return mark_safe("".join(lines))  # noqa: S308 - every text above is escaped, every number an int

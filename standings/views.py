@@ -39,7 +39,7 @@ from standings.charts import LineChart, line_chart
 from standings.drawings import players_table_rows, standings_figures
 from standings.forms import CHOOSE, AdjustmentForm
 from standings.permissions import can_adjust_standings
-from standings.rows import options
+from standings.rows import group_rows, options
 from standings.selectors import (
     History,
     Series,
@@ -92,6 +92,8 @@ def _body(campaign: Campaign, rounds: Rounds, *, link: bool = True) -> dict[str,
         "view": view,
         "player_rows": players_table_rows(view, player_base if link else None) if view else "",
         "figures": figures,
+        "blocs_rows": group_rows(view.blocs, "blocs") if view else "",
+        "factions_rows": group_rows(view.factions, "factions") if view else "",
     }
 
 
