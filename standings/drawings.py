@@ -30,6 +30,7 @@ from standings.rows import player_rows
 from standings.selectors import History, PlayerRow, StandingsView, histories_for_page
 
 KEPT = 64  # drawings kept per process (a few KB each): every campaign's latest, and rounds asked for
+TABLES_KEPT = 24  # players tables kept per process (up to ~150 KB each for 500 players)
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,8 @@ def _draw(points: History | None, sectors: History | None) -> Figures:
     )  # fmt: skip
 
 
-_rows: Kept[SafeString] = Kept(KEPT)
+# A 500-player table's rows are ~150 KB: fewer of them kept (a campaign's now and a few rounds asked for).
+_rows: Kept[SafeString] = Kept(TABLES_KEPT)
 
 
 def players_table_rows(view: StandingsView, player_base: str | None) -> SafeString:

@@ -311,7 +311,7 @@ def _table(campaign: Campaign, round_number: int | None, *, history: bool = Fals
 
 # A table's players parsed and named, by every input they are made of: a 500-player table is ~1.2 ms of JSON
 # and ~2 ms of rows a page, the same until a recompute (a new version and time) or a place's name changes.
-_PLAYERS: Kept[tuple[PlayerRow, ...]] = Kept(64)
+_PLAYERS: Kept[tuple[PlayerRow, ...]] = Kept(24)  # up to ~0.5 MB each for 500 players
 
 
 def standings_for(*, campaign: Campaign, round_number: int | None = None) -> StandingsView | None:
