@@ -9,6 +9,8 @@ from django import forms
 from campaign import limits
 from standings.models import ADJUSTMENT_POINTS_MAX
 
+CHOOSE = ("", "Choose…")  # the player select's first option
+
 
 class AdjustmentForm(forms.Form):
     enrolment = forms.TypedChoiceField(label="Player", coerce=int)
@@ -27,7 +29,7 @@ class AdjustmentForm(forms.Form):
     def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
         kwargs.setdefault("prefix", "adjust")
         super().__init__(*args, **kwargs)
-        self.fields["enrolment"].choices = [("", "Choose…"), *players]  # type: ignore[attr-defined]
+        self.fields["enrolment"].choices = [CHOOSE, *players]  # type: ignore[attr-defined]
 
     def clean_points(self) -> int:
         points = int(self.cleaned_data["points"])

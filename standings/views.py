@@ -36,16 +36,16 @@ from campaign.views.sections import battle_statuses
 from core.errors import DomainError
 from core.http import acting_user
 from standings.charts import LineChart, line_chart
-from standings.forms import AdjustmentForm
+from standings.drawings import players_table_rows, standings_figures
+from standings.forms import CHOOSE, AdjustmentForm
 from standings.permissions import can_adjust_standings
-from standings.rows import options, player_rows
+from standings.rows import group_rows, options
 from standings.selectors import (
     History,
     Series,
     StandingsInfo,
     StandingsPoll,
     adjustments_for,
-    histories_for_page,
     player_standing,
     standings_for,
     standings_poll,
@@ -76,33 +76,24 @@ def _rounds(request: HttpRequest, campaign: Campaign) -> Rounds:
     return Rounds(int(text) if text.isdigit() and len(text) <= 5 and int(text) <= ROUND_MAX else None)
 
 
-def _bloc_colour(_index: int, key: str) -> str:
-    return bloc_colour(key)
-
-
 def _body(campaign: Campaign, rounds: Rounds, *, link: bool = True) -> dict[str, Any]:
     """The tables and charts (what the poll swaps in when fresh standings land)."""
     view = standings_for(campaign=campaign, round_number=rounds.asked)
-    series = histories_for_page(
-        campaign=campaign, leaders=view.players[:LEADERS] if view else [], round_number=rounds.asked
+    figures = standings_figures(
+        campaign=campaign,
+        view=view,
+        leaders=view.players[:LEADERS] if view else [],
+        round_number=rounds.asked,
     )
-    points, sectors = series if series is not None else (None, None)
     # A player's page is this plus their place id (one reverse, not one a row of 500).
     player_base = reverse("standings:player", args=[campaign.pk, 1]).removesuffix("1/")
     return {
         "campaign": campaign,
         "view": view,
-        "player_rows": player_rows(view.players, player_base if link else None) if view else "",
-        "points_chart": line_chart(
-            points, title="Campaign points of the leaders", unit="points", y_title="Campaign points"
-        ),
-        "sectors_chart": line_chart(
-            sectors,
-            title="Sectors held per bloc",
-            unit="sectors",
-            colour=_bloc_colour,
-            y_title="Sectors held",
-        ),
+        "player_rows": players_table_rows(view, player_base if link else None) if view else "",
+        "figures": figures,
+        "blocs_rows": group_rows(view.blocs, "blocs") if view else "",
+        "factions_rows": group_rows(view.factions, "factions") if view else "",
     }
 
 
@@ -128,11 +119,14 @@ def _standings_page(
     may_adjust = can_adjust_standings(request.user, campaign) and (
         campaign.is_running or adjusting is not None
     )
+    choices: list[tuple[int | str, str]]
     if may_adjust and adjusting is None:
-        adjusting = _adjustment_form(campaign)
-    choices: list[tuple[int | str, str]] = (
-        getattr(adjusting.fields["enrolment"], "choices", []) if adjusting else []
-    )
+        # Unbound, its select written from the players here: handing the form 500 choices costs ~1 ms of
+        # Django's normalising them, which only validating a post needs.
+        choices = [CHOOSE, *_players_to_adjust(campaign)]
+        adjusting = AdjustmentForm(players=[])
+    else:
+        choices = getattr(adjusting.fields["enrolment"], "choices", []) if adjusting else []
     context = {
         **_body(campaign, rounds),
         "player_options": options(choices, adjusting["enrolment"].value())
@@ -201,16 +195,19 @@ def standings_print(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "standings/print.html", context)
 
 
-def _adjustment_form(campaign: Campaign, data: Any = None) -> AdjustmentForm:
+def _players_to_adjust(campaign: Campaign) -> list[tuple[int, str]]:
     # Values, not objects: a 500-player campaign would build a thousand model instances for the labels.
     rows = admitted_players(campaign=campaign).values_list(
         "pk", "player__display_name", "player__username", "placeholder_name", "bloc"
     )
-    players = [
+    return [
         (pk, f"{shown or username or placeholder} ({bloc})")
         for pk, shown, username, placeholder, bloc in rows
     ]
-    return AdjustmentForm(data, players=players)
+
+
+def _adjustment_form(campaign: Campaign, data: Any = None) -> AdjustmentForm:
+    return AdjustmentForm(data, players=_players_to_adjust(campaign))
 
 
 @login_required

@@ -66,6 +66,7 @@ def test_an_endpoint_takes_the_same_queries_for_6_players_or_150(small_and_large
 def test_the_standings_page_stays_within_its_budget(small_and_large) -> None:
     # Session and user, the campaign, the organiser check (the creator: only their enrolment), hidden
     # results (no query while they are shown), the status, the table with its places, the history of both
-    # charts, the players for the adjustment form and the latest adjustments.
+    # charts (on the page's first request: the charts are then kept, standings/drawings.py), the players
+    # for the adjustment form and the latest adjustments.
     _small, large = small_and_large
     assert _page(large, "standings:standings") == 10
