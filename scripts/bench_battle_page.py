@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bench_campaign_pages  # noqa: E402
-from benchenv import bench_database  # noqa: E402
+from benchenv import bench_database, django_migrated  # noqa: E402
 
 TARGET_CPU_MS = 8.0
 VIEWERS = ("organiser", "side's player", "another player", "anonymous")
@@ -74,17 +74,13 @@ def clients(campaign: Any, battle: Any) -> dict[str, Any]:
 
 
 def run(repeats: int, engine_name: str, profile: str | None) -> int:
-    import django
+    django_migrated()
 
-    django.setup()
-    from django.core.management import call_command
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext, setup_test_environment
+    from django.test.utils import CaptureQueriesContext
 
     from campaign.models import Battle, BattleStatus, Campaign
 
-    setup_test_environment()
-    call_command("migrate", verbosity=0)
     snapshot = bench_campaign_pages.registered_snapshot()
     large, small = (bench_campaign_pages.build(n, s, snapshot) for n, s in (("large", 1), ("small", 10)))
     Campaign.objects.filter(pk__in=[large.pk, small.pk]).update(is_public=True)

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bench_campaign_pages  # noqa: E402
-from benchenv import bench_database  # noqa: E402
+from benchenv import bench_database, django_migrated  # noqa: E402
 
 TARGET_CPU_MS = 25.0
 # What changes from one request or run to the next: the CSRF token, and the minute the lists were registered.
@@ -83,17 +83,13 @@ def viewers(campaign: Any) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, engine_name: str) -> int:
-    import django
+    django_migrated()
 
-    django.setup()
-    from django.core.management import call_command
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext, setup_test_environment
+    from django.test.utils import CaptureQueriesContext
 
     from campaign.models import Campaign
 
-    setup_test_environment()
-    call_command("migrate", verbosity=0)
     began = time.perf_counter()
     snapshot = bench_campaign_pages.registered_snapshot()
     large = bench_campaign_pages.build("large", 1, snapshot)

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bench_dashboard  # noqa: E402
-from benchenv import bench_database, time_get  # noqa: E402
+from benchenv import bench_database, django_migrated, time_get  # noqa: E402
 
 TARGETS_MS = {"campaign page": 60.0, "dashboard page": 60.0}
 
@@ -64,17 +64,11 @@ def main() -> int:
 
 
 def run(repeats: int, engine_name: str) -> int:
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.test.utils import setup_test_environment
+    django_migrated()
 
     from campaign.models import Battle, BattleStatus
     from standings.services import standings_recompute
 
-    setup_test_environment()
-    call_command("migrate", verbosity=0)
     began = time.perf_counter()
     snapshot = registered_snapshot()
     large, small = build("large", 1, snapshot), build("small", 10, snapshot)

@@ -65,13 +65,15 @@ def demo_campaign_path(env: dict[str, str]) -> str:
     return f"/campaigns/{manage(env, 'shell', '-c', shown).strip().splitlines()[-1]}/"
 
 
-def start_server(env: dict[str, str], max_age: int) -> tuple[subprocess.Popen[bytes], int]:
+def start_gunicorn(
+    env: dict[str, str], options: tuple[str, ...] | list[str] = ()
+) -> tuple[subprocess.Popen[bytes], int]:
+    """gunicorn with the project's conf file (and ``options`` after it) on a free port, once it answers."""
     port = free_port()
-    served = {**env, "ZVEROGRAD_DB_CONN_MAX_AGE": str(max_age), "ZVEROGRAD_WEB_WORKERS": "1",
-              "ZVEROGRAD_WEB_BIND": f"127.0.0.1:{port}"}  # fmt: skip
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py"],
-        cwd=ROOT, env=served, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py", *options],
+        cwd=ROOT, env={**env, "ZVEROGRAD_WEB_BIND": f"127.0.0.1:{port}"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while True:
@@ -82,6 +84,10 @@ def start_server(env: dict[str, str], max_age: int) -> tuple[subprocess.Popen[by
             if time.monotonic() > deadline:
                 sys.exit("gunicorn did not answer within 60 s")
             time.sleep(0.2)
+
+
+def start_server(env: dict[str, str], max_age: int) -> tuple[subprocess.Popen[bytes], int]:
+    return start_gunicorn({**env, "ZVEROGRAD_DB_CONN_MAX_AGE": str(max_age), "ZVEROGRAD_WEB_WORKERS": "1"})
 
 
 def time_block(sessions_opened: SessionCount, port: int, path: str, count: int) -> tuple[list[float], int]:

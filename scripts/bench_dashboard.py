@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bench_standings  # noqa: E402
-from benchenv import bench_database, organiser_client, time_get  # noqa: E402
+from benchenv import bench_database, django_migrated, organiser_client, time_get  # noqa: E402
 
 
 def build(name: str, scale: int) -> Any:
@@ -138,14 +138,8 @@ def main() -> int:
 
 
 def run(repeats: int, engine_name: str) -> int:
-    import django
+    django_migrated()
 
-    django.setup()
-    from django.core.management import call_command
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    call_command("migrate", verbosity=0)
     began = time.perf_counter()
     # Battles in closed rounds would not change a count: the dashboard reads the open round only.
     large, small = build("large", 1), build("small", 10)

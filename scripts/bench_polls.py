@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bench_dashboard  # noqa: E402
-from benchenv import bench_database, organiser_client, time_get  # noqa: E402
+from benchenv import bench_database, django_migrated, organiser_client, time_get  # noqa: E402
 
 TARGET_MS = 20.0
 HTMX = {"HX-Request": "true"}
@@ -103,17 +103,12 @@ def _digest(campaign: Any) -> str:
 
 
 def run(repeats: int, engine_name: str, *, analyze: bool) -> int:
-    import django
+    django_migrated()
 
-    django.setup()
-    from django.core.management import call_command
     from django.db import connection
-    from django.test.utils import setup_test_environment
 
     from standings.services import standings_recompute
 
-    setup_test_environment()
-    call_command("migrate", verbosity=0)
     began = time.perf_counter()
     large, small = bench_dashboard.build("large", 1), bench_dashboard.build("small", 10)
     for campaign in (large, small):

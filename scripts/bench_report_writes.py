@@ -30,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts"), str(ROOT / "scripts" / "loadtest")]
 
-from benchenv import bench_database  # noqa: E402
+from benchenv import bench_database, django_migrated  # noqa: E402
 
 TARGET_CPU_MS = 25.0
 KINDS = ("submit", "confirm")
@@ -90,18 +90,13 @@ def _counted(call: Any, status: int) -> int:
 
 
 def run(repeats: int, engine_name: str, profile: str | None) -> int:
-    import django
+    django_migrated()
 
-    django.setup()
     import world as world_builder
-    from django.core.management import call_command
-    from django.test.utils import setup_test_environment
 
     from armies.services.demo import demo_catalogue_load
 
-    setup_test_environment()
     logging.getLogger("axes").setLevel(logging.WARNING)  # a line for every log-in of a player
-    call_command("migrate", verbosity=0)
     began = time.perf_counter()
     catalogue = demo_catalogue_load()
     large = world_builder.build(1, catalogue, "!", sessions=False)

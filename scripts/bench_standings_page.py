@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bench_standings  # noqa: E402
-from benchenv import bench_database, time_get  # noqa: E402
+from benchenv import bench_database, django_migrated, time_get  # noqa: E402
 
 TARGET_MS = 100.0
 TARGET_CPU_MS = 8.0
@@ -47,16 +47,10 @@ def main() -> int:
 
 
 def run(bench: Any, repeats: int, engine_name: str) -> int:
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.test.utils import setup_test_environment
+    django_migrated()
 
     from standings.services import standings_recompute
 
-    setup_test_environment()  # the test client's hosts and a fast password hasher
-    call_command("migrate", verbosity=0)
     began = time.perf_counter()
     large = bench.build("large", bench.REPORTS, seed=1)
     small = bench.build("small", bench.REPORTS // 10, seed=2)

@@ -15,14 +15,12 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import requests
-from bench_connections import demo_campaign_path, free_port, manage
+from bench_connections import demo_campaign_path, manage, start_gunicorn
 from benchenv import bench_database
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,24 +32,6 @@ CANDIDATES = {
     "gthread, 5 workers x 2 threads": ["--worker-class", "gthread", "--workers", "5", "--threads", "2"],
     "gthread, 5 workers x 4 threads": ["--worker-class", "gthread", "--workers", "5", "--threads", "4"],
 }
-
-
-def start(env: dict[str, str], options: list[str]) -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py", *options],
-        cwd=ROOT, env={**env, "ZVEROGRAD_WEB_BIND": f"127.0.0.1:{port}"},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            requests.get(f"http://127.0.0.1:{port}/campaigns/", timeout=10)
-            return server, port
-        except requests.RequestException:
-            if time.monotonic() > deadline:
-                sys.exit("gunicorn did not answer within 60 s")
-            time.sleep(0.2)
 
 
 def closed_loop(port: int, paths: list[str], seconds: float) -> tuple[float, float, float]:
@@ -90,7 +70,7 @@ def main() -> None:
         paths = ["/campaigns/", demo_campaign_path(env), "/api/health/"]
         for round_number in range(1, options.rounds + 1):
             for name, gunicorn_options in CANDIDATES.items():
-                server, port = start(env, gunicorn_options)
+                server, port = start_gunicorn(env, gunicorn_options)
                 try:
                     closed_loop(port, paths, 3.0)  # warm-up: imports, templates, connections
                     served, median, p95 = closed_loop(port, paths, options.seconds)

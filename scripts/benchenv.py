@@ -57,6 +57,19 @@ def bench_database(postgres: bool) -> Iterator[str]:
         yield "PostgreSQL"
 
 
+def django_migrated() -> None:
+    """Set Django up for a benchmark as the test client needs it (its hosts, the fast password hasher)
+    and migrate the bench database: the start of every script that times requests."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+
+
 @dataclass(frozen=True)
 class PageTiming:
     """One address timed through the whole Django stack: its queries at two sizes, latency and CPU."""

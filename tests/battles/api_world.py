@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from armies.services.army_lists import army_list_add_unit
 from battles.models import BattleReport
-from battles.services import ReportInput, report_confirm, report_dispute, report_submit
+from battles.services import ReportInput, SideInput, report_confirm, report_dispute, report_submit
 from campaign.models import (
     Battle,
     BattleSource,
@@ -124,6 +124,20 @@ class ReportWorld:
         lists = lists or {"attacker": self._register(attacker, AXIS_UNITS, "Axis"),
                           "defender": self._register(defender, ALLIED_UNITS, "Allies")}  # fmt: skip
         return battle, lists
+
+    def more_confirmed(self, count: int, lists: dict[str, Registration] | None = None) -> None:
+        """``count`` more battles of x2 against a2, each reported by its attacker and confirmed by its
+        defender (over the sectors left, then over none); ``lists``, or new ones, registered for them."""
+        for _ in range(count):
+            battle, lists = self.another_battle(self.place("x2"), self.place("a2"), lists=lists)
+            data = ReportInput(
+                attacker_registration=lists["attacker"], defender_registration=lists["defender"], turns=6,
+                ending="turn_limit", attacker=SideInput(), defender=SideInput(lost=("e1",)),
+            )  # fmt: skip
+            report_confirm(
+                report=report_submit(battle=battle, actor=battle.attacker.player, side="attacker", data=data),
+                actor=battle.defender.player,
+            )
 
     def _register(self, place: Enrolment, units: tuple[str, ...], bloc: str) -> Registration:
         owner = place.player or self.creator

@@ -10,12 +10,9 @@ import pytest
 
 from battles.models import BattleReport, ReportStatus
 from battles.services import (
-    ReportInput,
     SideInput,
-    report_confirm,
     report_dispute,
     report_resolve,
-    report_submit,
 )
 
 pytestmark = pytest.mark.django_db
@@ -28,17 +25,7 @@ MORE_REPORTS = 24
 
 def grow(world: Any, report: BattleReport) -> None:
     """Many more confirmed reports in the campaign, and ``report`` disputed (if waiting) and amended twice."""
-    lists = None
-    for _ in range(MORE_REPORTS):
-        battle, lists = world.another_battle(world.place("x2"), world.place("a2"), lists=lists)
-        data = ReportInput(
-            attacker_registration=lists["attacker"], defender_registration=lists["defender"], turns=6,
-            ending="turn_limit", attacker=SideInput(), defender=SideInput(lost=("e1",)),
-        )  # fmt: skip
-        report_confirm(
-            report=report_submit(battle=battle, actor=battle.attacker.player, side="attacker", data=data),
-            actor=battle.defender.player,
-        )
+    world.more_confirmed(MORE_REPORTS)
     if report.status == ReportStatus.SUBMITTED:
         report_dispute(report=report, actor=world.defender, reason="not so")
     for lost in (("e1", "e2"), ("e2",)):

@@ -11,7 +11,6 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from battles.models import BattleReport, ReportStatus
-from battles.services import ReportInput, SideInput, report_confirm, report_submit
 from campaign.models import Battle, Enrolment, EnrolmentStatus, Registration
 
 pytestmark = pytest.mark.django_db
@@ -71,20 +70,6 @@ def submit_and_confirm(
     )
 
 
-def more_results(world: Any, lists: dict[str, Registration]) -> None:
-    """``MORE_REPORTS`` more battles reported and confirmed (over the sectors left, then over none)."""
-    for _ in range(MORE_REPORTS):
-        battle, _lists = world.another_battle(world.place("x2"), world.place("a2"), lists=lists)
-        data = ReportInput(
-            attacker_registration=lists["attacker"], defender_registration=lists["defender"], turns=6,
-            ending="turn_limit", attacker=SideInput(), defender=SideInput(lost=("e1",)),
-        )  # fmt: skip
-        report_confirm(
-            report=report_submit(battle=battle, actor=battle.attacker.player, side="attacker", data=data),
-            actor=battle.defender.player,
-        )
-
-
 def more_players(world: Any) -> None:
     """``MORE_PLAYERS`` more admitted players in each bloc of the battle, each with a registered list."""
     campaign = world.campaign
@@ -111,7 +96,7 @@ def test_a_submission_and_its_confirmation_cost_the_same_queries_however_large_t
     # grow the campaign take the others) and its result moves it as the small one's does.
     later, lists = report_world.another_battle(report_world.place("x2"), report_world.place("a2"))
     submit_and_confirm(report_world, report_world.battle, report_world.lists, django_assert_num_queries)
-    more_results(report_world, lists)
+    report_world.more_confirmed(MORE_REPORTS, lists)
     more_players(report_world)
 
     submit_and_confirm(report_world, later, lists, django_assert_num_queries)
