@@ -174,8 +174,9 @@ def standings_status_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     fresh = (
         info is not None
         and not info.pending
+        and seen.lstrip("-").isascii()
         and seen.lstrip("-").isdigit()
-        and int(seen) != info.standings_version
+        and seen != str(info.standings_version)  # compared as text: never int() of what a caller sent
     )
     context = {"status": status, "fresh": fresh, **(_body(campaign, rounds) if fresh else {})}
     return _revalidated(render(request, "standings/_poll.html", context))

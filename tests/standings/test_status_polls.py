@@ -139,6 +139,21 @@ def _status_api(campaign: Campaign) -> str:
     return f"/api/campaigns/{campaign.pk}/standings/status/"
 
 
+@pytest.mark.parametrize("seen", ["\u00b2", "9" * 5000, "-", "1e3"])
+def test_it_answers_a_version_no_page_could_send_without_failing(
+    played: League, organiser: User, seen: str
+) -> None:
+    """A superscript digit passes str.isdigit and a 5,000-digit number passes int()'s limit: neither may
+    make a 500; the poll answers in full, as to any page that does not hold the current version."""
+    client = _client(organiser)
+    address = reverse("standings:status", args=[played.campaign.pk])
+
+    answer = client.get(address, {"seen": seen, "results": "0"}, headers={"HX-Request": "true"})
+
+    assert answer.status_code == 200
+    assert b'data-testid="standings-status"' in answer.content
+
+
 def test_the_endpoint_answers_304_to_its_own_etag_from_one_query(played: League, organiser: User) -> None:
     client = _api(organiser)
     first = client.get(_status_api(played.campaign))
