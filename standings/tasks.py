@@ -11,6 +11,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
+from core.queue import batch_started
 from standings.services import standings_heal, standings_recompute
 
 
@@ -24,6 +25,7 @@ from standings.services import standings_heal, standings_recompute
 )
 def recompute_standings(campaign_id: int) -> bool:
     """Recompute a campaign's standings unless they are already at its results version."""
+    batch_started("standings.tasks.standings_recompute", campaign_id)  # changes from now on queue another
     return standings_recompute(campaign_id=campaign_id)
 
 

@@ -8,6 +8,7 @@ import django_stubs_ext
 
 from config.env import (
     BASE_DIR,
+    ConfigurationError,
     env_bool,
     env_database,
     env_email,
@@ -168,6 +169,11 @@ DEV_PORT = env_port("ZVEROGRAD_PORT", 8000)
 # Where the site is reached from outside: mail turns the site paths it links to into full addresses.
 # Unset, it is where `make run` serves, so a developer's mail links to the port that runs.
 SITE_URL = env_site_url("ZVEROGRAD_SITE_URL", f"http://127.0.0.1:{DEV_PORT}")
+# A batched job (the standings recompute) runs at most once in this many milliseconds per campaign: a
+# burst of confirmations makes one recompute, and the standings follow within about this long (core.queue).
+BATCHED_JOB_GAP_MS = env_int("ZVEROGRAD_BATCHED_JOB_GAP_MS", 1000)
+if not 0 <= BATCHED_JOB_GAP_MS <= 60_000:
+    raise ConfigurationError(f"ZVEROGRAD_BATCHED_JOB_GAP_MS must be 0 to 60000, got {BATCHED_JOB_GAP_MS}")
 # How often an open dashboard asks what changed (a 204 when nothing did); browser tests shorten it.
 DASHBOARD_POLL_SECONDS = 10
 

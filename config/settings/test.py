@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from config.env import env_str
+from config.env import env_int, env_str
 from config.settings.base import *  # noqa: F403
 from config.settings.base import (
     BROKER_IS_EMBEDDED,
@@ -97,6 +97,9 @@ if BROKER_IS_EMBEDDED:
     EMBEDDED_BROKER_DIR = Path(env_str("ZVEROGRAD_EMBEDDED_BROKER_DIR", str(TEST_RUN_DIR / "test-celery")))
     CELERY_BROKER_TRANSPORT_OPTIONS = embedded_broker_options(EMBEDDED_BROKER_DIR)
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", f"file://{EMBEDDED_BROKER_DIR / 'results'}")
+# Every change queues its own recompute at once: a batch's marks in the shared cache would outlive a test.
+# The batching tests turn it on (and give a worker they start the same gap through the environment).
+BATCHED_JOB_GAP_MS = env_int("ZVEROGRAD_BATCHED_JOB_GAP_MS", 0)
 # The webhook tests post to an HTTP server on 127.0.0.1 (a worker started with these settings too).
 WEBHOOK_ALLOW_PRIVATE = True
 

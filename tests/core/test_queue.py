@@ -12,6 +12,7 @@ from config.celery import app
 from core.queue import enqueue_on_commit
 
 ROOT = Path(__file__).resolve().parents[2]
+QUEUEING = ("enqueue_on_commit", "enqueue_batched_on_commit")
 APPS = ("core", "accounts", "armies", "rules", "campaign", "battles", "standings")
 
 
@@ -20,7 +21,7 @@ def _enqueued_names() -> list[tuple[str, object]]:
     for app_name in APPS:
         for path in (ROOT / app_name).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "enqueue_on_commit":
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) in QUEUEING:
                     first = node.args[0] if node.args else None
                     name = first.value if isinstance(first, ast.Constant) else first
                     calls.append((f"{path.relative_to(ROOT)}:{node.lineno}", name))

@@ -158,14 +158,16 @@ def submitted_reports(campaign: Campaign, opened: Round, count: int) -> list[Bat
     return reports
 
 
+@pytest.mark.parametrize("gap_ms", [0, 1000], ids=["a-recompute-each", "batched"])
 def test_fifty_confirmations_in_a_burst_end_in_the_standings_a_recompute_from_scratch_gives(
-    running_campaign, round_one, hook
+    running_campaign, round_one, hook, settings, gap_ms
 ):
     require_the_real_parts()
+    settings.BATCHED_JOB_GAP_MS = gap_ms  # batched: the burst queues a few recomputes, the last reads all
     Campaign.objects.filter(pk=running_campaign.pk).update(webhook_url=hook.url)
     reports = submitted_reports(running_campaign, round_one, 50)
     purge_queue()
-    worker = start_celery_worker()
+    worker = start_celery_worker({"ZVEROGRAD_BATCHED_JOB_GAP_MS": str(gap_ms)})
     try:
 
         def confirm(n: int) -> None:  # each of 5 threads confirms 10 reports, as their defenders
