@@ -2,7 +2,7 @@
 
 Views, API views and services ask these predicates. Each takes the acting user
 (possibly anonymous) and the campaign; what the user is to the campaign is
-worked out once per request (``campaign_access``, at most two queries) and
+worked out once per request (``campaign_access``, one query) and
 kept on the campaign object, so a page that asks ten questions costs the same.
 
 The people a campaign knows:
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists, FilteredRelation, OuterRef, Q, QuerySet, Subquery
 
 from campaign.models import (
     Battle,
@@ -35,7 +35,7 @@ from campaign.models import (
     RoundStatus,
 )
 from campaign.options import Status
-from core.db import one_or_none
+from core.compiled import CompiledValues
 from core.permissions import Actor
 
 # A refused applicant still sees the campaign they were invited to, so they can read why.
@@ -75,12 +75,40 @@ def campaign_access(user: Actor, campaign: Campaign) -> Access:
     cache: dict[int, Access] = campaign.__dict__.setdefault("_access_cache", {})
     user_id = int(user.pk)
     if user_id not in cache:
+        row = _ACCESS.first(campaign=campaign.pk, user=user_id) or {}
         is_creator = campaign.organiser_id == user_id
-        is_co = not is_creator and CoOrganiser.objects.filter(campaign=campaign, user_id=user_id).exists()
-        # One at most (one-enrolment-per-player).
-        enrolment = one_or_none(Enrolment.objects.filter(campaign=campaign, player_id=user_id))
-        cache[user_id] = Access(user_id, is_creator, is_co, enrolment)
+        enrolment = None
+        if row.get(_MINE_PK) is not None:
+            values = [row[f"{_MINE}__{name}"] for name in _ENROLMENT_FIELDS]
+            enrolment = Enrolment.from_db(campaign._state.db, _ENROLMENT_FIELDS, values)
+        cache[user_id] = Access(user_id, is_creator, not is_creator and bool(row.get(_IS_CO)), enrolment)
     return cache[user_id]
+
+
+_MINE, _IS_CO = "viewer_enrolment", "viewer_is_co"
+_ENROLMENT_FIELDS = [field.attname for field in Enrolment._meta.concrete_fields]
+_MINE_PK = f"{_MINE}__{Enrolment._meta.pk.attname}"
+
+
+def _access_query(campaign: int, user: int) -> QuerySet[Campaign, dict[str, Any]]:
+    # The user's enrolment (one at most: one-enrolment-per-player) joined to the campaign, and whether they
+    # co-organise it: one row.
+    query: QuerySet[Campaign, dict[str, Any]] = (
+        Campaign.objects.filter(pk=campaign)
+        .order_by()
+        .annotate(
+            **{
+                _MINE: FilteredRelation("enrolments", condition=Q(enrolments__player_id=user)),
+                _IS_CO: Exists(CoOrganiser.objects.filter(campaign=OuterRef("pk"), user_id=user)),
+            }
+        )
+        .values(_IS_CO, *(f"{_MINE}__{name}" for name in _ENROLMENT_FIELDS))
+    )
+    return query
+
+
+# Built and compiled once per thread (core/compiled.py): nearly every page and API call asks it.
+_ACCESS = CompiledValues(_access_query, "campaign", "user")
 
 
 def forget_access(campaign: Campaign) -> None:
@@ -118,7 +146,7 @@ def viewer_annotations(user: Actor) -> dict[str, Any]:
     """Annotations that read what ``user`` is to a campaign within the campaign's own query.
 
     A poll asks who may see the campaign in the one query that reads its version
-    (``can_view_campaign_row``): the same rule, without ``campaign_access``'s two queries.
+    (``can_view_campaign_row``): the same rule, without ``campaign_access``'s query.
     """
     if not user.is_authenticated:
         return {}

@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from accounts import backends
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
 from accounts.services import user_sign_up, user_update_profile
@@ -29,7 +30,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         except DomainError as exc:  # another sign-up took the name or the e-mail since the form checked
             form.add_error(exc.field or None, exc.message)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend=backends.PATH)
             messages.success(request, f"Welcome to Zverograd, {user.public_name}.")
             return redirect("core:home")
     return render(request, "accounts/sign_up.html", {"form": form})

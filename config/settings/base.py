@@ -76,7 +76,7 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "accounts.backends.AccountBackend",  # ModelBackend, with the signed-in user read by a precompiled query
 ]
 # Brute-force protection for log-in (pages and the token endpoint): after this many
 # failures for one username from one address, that pair is locked out for a while.

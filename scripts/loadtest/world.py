@@ -43,7 +43,7 @@ def session_for(user: Any) -> str:
 
     session = import_module(settings.SESSION_ENGINE).SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "accounts.backends.AccountBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return str(session.session_key)

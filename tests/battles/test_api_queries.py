@@ -17,9 +17,9 @@ from battles.services import (
 
 pytestmark = pytest.mark.django_db
 
-# The caller is a player (not the creator): campaign_access asks whether they help run the campaign, and
-# for their place.
-ACCESS = 2
+# The caller is a player (not the creator): campaign_access asks, in one query, whether they help run the
+# campaign and for their place.
+ACCESS = 1
 MORE_REPORTS = 24
 
 
@@ -42,7 +42,7 @@ def measured(world: Any, persona: str, url: str, queries: int, django_assert_num
     return response.json()
 
 
-def test_a_report_takes_seven_queries_however_long_its_history_and_many_the_reports(
+def test_a_report_takes_six_queries_however_long_its_history_and_many_the_reports(
     report_world, django_assert_num_queries
 ):
     # 1 the campaign, 2-3 campaign_access (a co-organiser? the caller's place)
@@ -73,7 +73,7 @@ def test_a_result_waiting_for_the_close_costs_no_more_queries(report_world, djan
     assert large["sector"]["owner"] is None
 
 
-def test_the_reports_take_six_queries_however_many_reports(report_world, django_assert_num_queries):
+def test_the_reports_take_five_queries_however_many_reports(report_world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access
     # 4 the number of reports the caller may see (the page count)
     # 5 that page with their battles, rounds, sectors, sides, accounts and lists (select_related)
@@ -87,7 +87,7 @@ def test_the_reports_take_six_queries_however_many_reports(report_world, django_
     assert (small["count"], large["count"]) == (1, 1 + MORE_REPORTS)
 
 
-def test_the_dispute_queue_takes_six_queries_however_many_disputes(report_world, django_assert_num_queries):
+def test_the_dispute_queue_takes_five_queries_however_many_disputes(report_world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access (the creator: is the caller a co-organiser? their place)
     # 4 the number of disputes, 5 that page (select_related), 6 the places with a registered list
     report_world.disputed()

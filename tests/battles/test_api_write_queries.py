@@ -18,9 +18,9 @@ pytestmark = pytest.mark.django_db
 MORE_PLAYERS = 60
 MORE_REPORTS = 24
 
-# 1 the campaign, 2-3 campaign_access (a co-organiser? the caller's place), 4 the battle with its round,
-# sector, sides and their accounts (campaign_battle). The client is authenticated without a session.
-FOUND = 4
+# 1 the campaign, 2 campaign_access (a co-organiser? the caller's place: one query), 3 the battle with its
+# round, sector, sides and their accounts (campaign_battle). The client is authenticated without a session.
+FOUND = 3
 # What the answer reads afresh: 1 the report with its battle (round, sector, sides and their accounts), both
 # registered lists, who resolved it and whether each side has a current registered list, 2 its history.
 ANSWER = 2
@@ -34,17 +34,17 @@ ANSWER = 2
 SUBMIT = FOUND + 14 + ANSWER
 
 # 1 the report (report_for_api), 2 SAVEPOINT, 3 the campaign's row locked, 4 the battle read under the lock,
-# 5-6 campaign_access on the locked row (a co-organiser? the caller's place: an organiser may settle a
-# closed round's report), 7 the report confirmed (submitted -> confirmed); the result settled
-# (campaign.services.results): 8 does the campaign hide results, 9 the campaign, 10 the result's log entry,
-# 11 the battle's result, 12 its award, 13 the results version bumped; the map recomputed from the
-# history: 14 the attackers' wins, 15 the organisers' sector changes, 16 the entries recording results,
-# 17 the sectors; the sector changing hands (sector_update): 18 a savepoint, 19 the campaign locked,
-# 20 the sector locked, 21 its log entry, 22 the sector saved, 23 the savepoint released; the webhook:
-# 24 the campaign's name and address (none: nothing more); 25 the confirmation's log entry, 26 the report's
-# notifications marked read, 27-30 the reporter told (a savepoint, the notification, their e-mail
-# preference, its release), 31 RELEASE SAVEPOINT.
-CONFIRM = FOUND + 31 + ANSWER
+# 5 campaign_access on the locked row (a co-organiser? the caller's place: an organiser may settle a
+# closed round's report), 6 the report confirmed (submitted -> confirmed); the result settled
+# (campaign.services.results): 7 does the campaign hide results, 8 the campaign, 9 the result's log entry,
+# 10 the battle's result, 11 its award, 12 the results version bumped; the map recomputed from the
+# history: 13 the attackers' wins, 14 the organisers' sector changes, 15 the entries recording results,
+# 16 the sectors; the sector changing hands (sector_update): 17 a savepoint, 18 the campaign locked,
+# 19 the sector locked, 20 its log entry, 21 the sector saved, 22 the savepoint released; the webhook:
+# 23 the campaign's name and address (none: nothing more); 24 the confirmation's log entry, 25 the report's
+# notifications marked read, 26-29 the reporter told (a savepoint, the notification, their e-mail
+# preference, its release), 30 RELEASE SAVEPOINT.
+CONFIRM = FOUND + 30 + ANSWER
 
 
 def submit_and_confirm(

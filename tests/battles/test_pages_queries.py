@@ -53,14 +53,14 @@ def test_it_shows_a_report_in_a_fixed_number_of_queries(
 
     def count(user, expected: int) -> str:
         client.force_login(user)
-        # 1 the campaign, 2 the session, 3 the user, [4 is the user a co-organiser], 5 their enrolment
-        # (campaign_access), 6 the battle with its round, sector and both sides with their accounts,
-        # 7 both sides' current registered lists (the list check), 8 the report with both lists and the
-        # people named on it, 9 its history with who acted, 10 the sectors for the map
+        # 1 the campaign, 2 the session, 3 the user, 4 what the user is to the campaign (campaign_access:
+        # co-organiser, enrolment), 5 the battle with its round, sector and both sides with their accounts,
+        # 6 both sides' current registered lists (the list check), 7 the report with both lists and the
+        # people named on it, 8 its history with who acted, 9 the sectors for the map
         with django_assert_num_queries(expected):
             return client.get(page_url("battle", battle)).content.decode()
 
-    first = (count(defender, 10), count(organiser, 9))
+    first = (count(defender, 9), count(organiser, 9))
     big = {
         "attacker": register(battle.attacker, AXIS_UNITS * 6, "Axis"),
         "defender": register(battle.defender, ALLIED_UNITS * 6, "Allies"),
@@ -70,7 +70,7 @@ def test_it_shows_a_report_in_a_fixed_number_of_queries(
     report_resolve(report=small, actor=organiser, decision="amended", reason="Recount",
                    data=_report(battle, big, lost=4))  # fmt: skip
     report_resolve(report=small, actor=organiser, decision="accepted", reason="Fine")
-    second = (count(defender, 10), count(organiser, 9))
+    second = (count(defender, 9), count(organiser, 9))
 
     assert [page.count('class="report-entry') for page in (*first, *second)] == [4, 4, 24, 24]
     assert [page.count('class="timeline-entry"') for page in (*first, *second)] == [2, 2, 5, 5]
@@ -103,10 +103,10 @@ def test_it_lists_the_battles_in_a_fixed_number_of_queries(client, running_campa
     shown = []
     for count in (3, 27):
         two_rounds(count)
-        # 1 the campaign, 2 the session, 3 the user, 4 is the user a co-organiser, 5 their enrolment,
-        # 6 the places to filter by, 7 the count for the paginator,
-        # 8 the page of battles with their round, sector, both sides with their accounts and their report
-        with django_assert_num_queries(8):
+        # 1 the campaign, 2 the session, 3 the user, 4 what the user is to the campaign (co-organiser, their
+        # enrolment), 5 the places to filter by, 6 the count for the paginator,
+        # 7 the page of battles with their round, sector, both sides with their accounts and their report
+        with django_assert_num_queries(7):
             response = client.get(reverse("battles:list", args=[running_campaign.pk]))
         shown.append(response.content.count(b'data-testid="battle-card"'))
     assert shown == [3, 25]
@@ -130,7 +130,7 @@ def test_it_shows_the_dispute_queue_in_a_fixed_number_of_queries(client, running
     assert queued == [1, 7]
 
 
-def test_a_stranger_sees_a_battle_whose_result_waits_for_the_close_in_nine_queries(client, battle, lists_of, stranger,
+def test_a_stranger_sees_a_battle_whose_result_waits_for_the_close_in_eight_queries(client, battle, lists_of, stranger,
                                                                       django_assert_num_queries):  # fmt: skip
     Campaign.objects.filter(pk=battle.campaign_id).update(is_public=True, hide_results_until_close=True)
     report = report_submit(
@@ -138,10 +138,10 @@ def test_a_stranger_sees_a_battle_whose_result_waits_for_the_close_in_nine_queri
     )
     report_confirm(report=report, actor=battle.defender.player)
     client.force_login(stranger)
-    # 1 the campaign, 2 the battle (its round, sector and sides), 3 both sides' current lists, 4-7 the
-    # session, the user, the co-organiser check, their enrolment, 8 the report (its history not shown),
-    # 9 the sectors (the map is the map: the agreed result waits for the close, nothing is replayed)
-    with django_assert_num_queries(9):
+    # 1 the campaign, 2 the battle (its round, sector and sides), 3 both sides' current lists, 4-6 the
+    # session, the user, what they are to the campaign, 7 the report (its history not shown),
+    # 8 the sectors (the map is the map: the agreed result waits for the close, nothing is replayed)
+    with django_assert_num_queries(8):
         page = client.get(page_url("battle", battle)).content.decode()
     assert 'data-testid="report-hidden"' in page
     assert f'data-sector="{battle.sector.key}" data-owner="neutral"' in page

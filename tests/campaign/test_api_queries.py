@@ -63,7 +63,7 @@ def test_the_campaign_list_takes_two_queries_however_many_campaigns_and_players(
     assert (small.json()["count"], large.json()["count"]) == (1, 7)
 
 
-def test_the_campaign_detail_takes_four_queries_however_many_players_and_organisers(
+def test_the_campaign_detail_takes_three_queries_however_many_players_and_organisers(
     django_assert_num_queries,
 ):
     world = build_world()
@@ -71,30 +71,29 @@ def test_the_campaign_detail_takes_four_queries_however_many_players_and_organis
 
     # 1 the campaign with its organiser, catalogue, players per bloc and pending count (annotated)
     # 2 its co-organisers with their accounts (prefetched)
-    # 3 is the caller a co-organiser? (campaign_access, once per request)
-    # 4 the caller's own place (campaign_access)
-    with django_assert_num_queries(4):
+    # 3 is the caller a co-organiser, and their own place (campaign_access, once per request)
+    with django_assert_num_queries(3):
         small = client.get(world.url())
     add_players(world, 15)
     for number in range(4):
         CoOrganiser.objects.create(campaign=world.campaign, user=UserFactory(username=f"helper{number}"))
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         large = client.get(world.url())
 
     assert small.json()["players_per_bloc"] != large.json()["players_per_bloc"]
     assert len(large.json()["co_organisers"]) == 5
 
 
-@pytest.mark.parametrize(("persona", "queries"), [("creator", 4), ("player", 5)])
+@pytest.mark.parametrize(("persona", "queries"), [("creator", 4), ("player", 4)])
 def test_the_places_of_a_campaign_take_a_fixed_number_of_queries(persona, queries, django_assert_num_queries):
     world = build_world()
     client = world.client(persona)
 
     # 1 the campaign
-    # 2 is the caller a co-organiser? (only asked of whoever is not the creator)
-    # 3 the caller's own place (campaign_access: the row the list shows them whatever its status)
-    # 4 the number of places the caller may see (the page count)
-    # 5 that page of places with their accounts (select_related)
+    # 2 is the caller a co-organiser, and their own place (campaign_access: the row the list shows them
+    #   whatever its status)
+    # 3 the number of places the caller may see (the page count)
+    # 4 that page of places with their accounts (select_related)
     with django_assert_num_queries(queries):
         small = client.get(world.url("enrolments/"))
     add_players(world, 20)
@@ -104,37 +103,37 @@ def test_the_places_of_a_campaign_take_a_fixed_number_of_queries(persona, querie
     assert small.json()["count"] < large.json()["count"]
 
 
-def test_the_sectors_take_four_queries_however_many_sectors(django_assert_num_queries):
+def test_the_sectors_take_three_queries_however_many_sectors(django_assert_num_queries):
     world = build_world()
     client = world.client("player")
 
     # 1 the campaign
-    # 2 is the caller a co-organiser? 3 the caller's own place (campaign_access)
-    # 4 the sectors in map order (their columns are the state now)
-    with django_assert_num_queries(4):
+    # 2 is the caller a co-organiser, and their own place (campaign_access)
+    # 3 the sectors in map order (their columns are the state now)
+    with django_assert_num_queries(3):
         small = client.get(world.url("sectors/"))
     world.set_status("draft")
     campaign_map_load(campaign=world.campaign, actor=world.creator, document=line_map(40))
     add_players(world, 10)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         large = client.get(world.url("sectors/"))
 
     assert (len(small.json()["sectors"]), len(large.json()["sectors"])) == (14, 40)
 
 
-def test_the_sectors_of_a_past_round_take_four_queries_however_many_changes(django_assert_num_queries):
+def test_the_sectors_of_a_past_round_take_three_queries_however_many_changes(django_assert_num_queries):
     world = build_world()
     client = world.client("player")
     world.campaign.current_round = 1
     world.campaign.save()
 
-    # 1 the campaign, 2-3 campaign_access, 4 the sector log up to that round (replayed on the map document)
-    with django_assert_num_queries(4):
+    # 1 the campaign, 2 campaign_access, 3 the sector log up to that round (replayed on the map document)
+    with django_assert_num_queries(3):
         client.get(world.url("sectors/?round=1"))
     for number in range(12):
         sector_update(campaign=world.campaign, actor=world.creator, key="zoo", changes={"value": number % 10},
                       reason="test")  # fmt: skip
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         response = client.get(world.url("sectors/?round=1"))
 
     assert next(row for row in response.json()["sectors"] if row["key"] == "zoo")["value"] == 11 % 10

@@ -19,8 +19,9 @@ from tests.factories import EnrolmentFactory
 
 pytestmark = pytest.mark.django_db
 
-# The caller is the player (not the creator): campaign_access asks whether they help run the campaign.
-ACCESS = 2
+# The caller is the player (not the creator): campaign_access asks, in one query, whether they help run the
+# campaign and for their place.
+ACCESS = 1
 
 
 def grow(world: World, *, players: int = 31, rounds: int = 3) -> Round:
@@ -67,7 +68,7 @@ def world() -> World:
     return world
 
 
-def test_the_rounds_take_five_queries_however_many_rounds_and_battles(world, django_assert_num_queries):
+def test_the_rounds_take_four_queries_however_many_rounds_and_battles(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access (a co-organiser? the caller's place)
     # 4 the number of rounds (the page count)
     # 5 that page of rounds, each with its battles, byes and open challenges counted (subqueries)
@@ -81,7 +82,7 @@ def test_the_rounds_take_five_queries_however_many_rounds_and_battles(world, dja
     assert large["results"][0]["bye_count"] == 1
 
 
-def test_a_round_with_its_battles_takes_seven_queries_however_many_battles(world, django_assert_num_queries):
+def test_a_round_with_its_battles_takes_six_queries_however_many_battles(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access
     # 4 the round by its number
     # 5 its battles with both sides, their accounts and the sector (select_related)
@@ -94,7 +95,7 @@ def test_a_round_with_its_battles_takes_seven_queries_however_many_battles(world
     assert (len(small["battles"]), len(large["battles"]), len(large["byes"])) == (1, 16, 1)
 
 
-def test_the_battles_take_six_queries_however_many_battles(world, django_assert_num_queries):
+def test_the_battles_take_five_queries_however_many_battles(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access (also: may the caller see drafts?)
     # 4 the number of battles (the page count)
     # 5 that page with its rounds, sides, accounts and sectors (select_related)
@@ -106,7 +107,7 @@ def test_the_battles_take_six_queries_however_many_battles(world, django_assert_
     assert (small["count"], large["count"], len(large["results"])) == (1, 1 + 4 * 16, 50)
 
 
-def test_the_challenges_take_six_queries_however_many_challenges(world, django_assert_num_queries):
+def test_the_challenges_take_five_queries_however_many_challenges(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access
     # 4 the number of challenges, 5 that page with rounds, sides, accounts, sectors and battles
     # 6 the places with a current registered list (each place's has_registered_list), once per answer
@@ -133,7 +134,7 @@ def challenge(round: Round, challenger: Any, challenged: Any) -> Challenge:
     )  # fmt: skip
 
 
-def test_the_ledger_takes_five_queries_however_many_entries(world, django_assert_num_queries):
+def test_the_ledger_takes_four_queries_however_many_entries(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access
     # 4 the number of entries, 5 that page with places, their accounts and the actors (select_related)
     world.fund("SSU", 3)
@@ -145,7 +146,7 @@ def test_the_ledger_takes_five_queries_however_many_entries(world, django_assert
     assert (small["count"], large["count"]) == (1, 1 + 4 * 3 + 3 + 1)
 
 
-def test_the_purchases_take_six_queries_however_many(world, django_assert_num_queries):
+def test_the_purchases_take_five_queries_however_many(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access, 4 the number of purchases, 5 that page with sectors and buyers
     # 6 the places with a current registered list (each place's has_registered_list), once per answer
     world.fund("SSU", 3)
@@ -158,7 +159,7 @@ def test_the_purchases_take_six_queries_however_many(world, django_assert_num_qu
     assert (small["count"], large["count"]) == (1, 2)
 
 
-def test_the_balances_take_five_queries_however_many_entries(world, django_assert_num_queries):
+def test_the_balances_take_four_queries_however_many_entries(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access, 4 every bloc's sum of entries (one GROUP BY),
     # 5 the blocs with admitted players (listed at 0 before they earn anything)
     world.fund("SSU", 3)
@@ -169,7 +170,7 @@ def test_the_balances_take_five_queries_however_many_entries(world, django_asser
     assert (len(small["rows"]), len(large["rows"])) == (2, 3)
 
 
-def test_the_balances_per_player_take_six_queries_however_many_players(world, django_assert_num_queries):
+def test_the_balances_per_player_take_five_queries_however_many_players(world, django_assert_num_queries):
     # 1 the campaign, 2-3 campaign_access
     # 4 every player's sum of entries (one GROUP BY), 5 those players and every admitted one, with accounts
     # 6 the places with a current registered list (each place's has_registered_list), once per answer

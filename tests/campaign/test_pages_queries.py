@@ -79,13 +79,13 @@ def test_it_lists_campaigns_in_a_fixed_number_of_queries(
 def _campaign_page_queries(client, campaign, django_assert_num_queries, query: str = "") -> bytes:
     # 1 the session, 2 the user,
     # 3 the campaign with its organiser and catalogue, 4 its co-organisers with their users (campaign_for_page),
-    # 5 is the user a co-organiser, 6 the user's own enrolment (campaign_access),
-    # 7 the players by bloc: names, factions and statuses only (rosters),
-    # 8 the map: the sectors now, or the sector log up to the round chosen,
-    # (8b the open round's battles: the sector and the sides' names and blocs, drawn on the map as it stands now only)
-    # 9 the player's battle in the open round (for "your battle this round"; admitted players only),
-    # 10 the registered lists: names, players, AP and the warnings counted (registrations_for_table)
-    with django_assert_num_queries(10 if query else 11):
+    # 5 is the user a co-organiser, and their own enrolment (campaign_access, one query),
+    # 6 the players by bloc: names, factions and statuses only (rosters),
+    # 7 the map: the sectors now, or the sector log up to the round chosen,
+    # (7b the open round's battles: the sector and the sides' names and blocs, drawn on the map as it stands now only)
+    # 8 the player's battle in the open round (for "your battle this round"; admitted players only),
+    # 9 the registered lists: names, players, AP and the warnings counted (registrations_for_table)
+    with django_assert_num_queries(9 if query else 10):
         response = client.get(reverse("campaign:detail", args=[campaign.pk]) + query)
     assert response.status_code == 200
     return response.content
