@@ -5,8 +5,6 @@ Also a reserve placement, which an eliminated unit's player makes in the turn it
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules.engine.dice import DiceRoller
 from rules.engine.reactive import ReactiveOutcome, Refusal, attempt_reactive, reactive_refusal
 from rules.engine.reserves import ReserveCandidate, ReserveCode, place_in_reserve, refusal
@@ -22,6 +20,7 @@ from .state import (
     PendingEscape,
     Phase,
     Reaction,
+    evolve,
     leader,
     members,
     status,
@@ -98,10 +97,10 @@ def attack(setup: BattleSetup, state: BattleState, step: Step, roller: DiceRolle
     activation = state.activation
     assert activation is not None
     if reaction is not None and step.by == reaction.side:
-        activation = replace(activation, reaction=None)
+        activation = evolve(activation, reaction=None)
     else:
-        activation = replace(activation, attack_left=False)
-    return replace(state, activation=activation), text
+        activation = evolve(activation, attack_left=False)
+    return evolve(state, activation=activation), text
 
 
 def _target(setup: BattleSetup, state: BattleState, step: Attack) -> str:
@@ -131,7 +130,7 @@ def hold_fire(
     if activation is None or activation.reaction is None or activation.reaction.side != step.by:
         raise StepRefused("no-reaction", "You have no reactive attack to make or hold.")
     name = setup.unit(activation.reaction.unit).name
-    return replace(state, activation=replace(activation, reaction=None)), f"{name} held {their(name)} fire."
+    return evolve(state, activation=evolve(activation, reaction=None)), f"{name} held {their(name)} fire."
 
 
 def reactive(
@@ -164,7 +163,7 @@ def reactive(
     state = with_unit(setup, state, lead, markers=attempt.state)
     for rider in members(setup, state, lead)[1:]:
         state = with_unit(
-            setup, state, rider, markers=replace(status(setup, state, rider).markers, activated=True)
+            setup, state, rider, markers=evolve(status(setup, state, rider).markers, activated=True)
         )
     if attempt.pass_tokens:
         state = with_side(state, step.by, pass_tokens=state.side(step.by).pass_tokens + attempt.pass_tokens)
@@ -177,9 +176,9 @@ def reactive(
         ReactiveOutcome.ATTACK: "may attack",
         ReactiveOutcome.NOTHING: "does nothing",
     }
-    activation = replace(activation, reaction_used=True, reaction=reaction)
+    activation = evolve(activation, reaction_used=True, reaction=reaction)
     name = setup.unit(lead).name
-    return replace(
+    return evolve(
         state, activation=activation
     ), f"{name} tried to react to {enemy} and {words[attempt.outcome]}."
 
@@ -195,7 +194,7 @@ def allocate(
     if pending.side != step.by:
         player = setup.side(pending.side).player
         raise StepRefused("not-your-decision", f"{player} splits the hits on their own units.")
-    state = replace(state, pending=state.pending[1:])
+    state = evolve(state, pending=state.pending[1:])
     return combat.allocate(setup, state, pending, step.hero_hits, roller)
 
 
@@ -207,7 +206,7 @@ def escape(setup: BattleSetup, state: BattleState, step: Step, roller: DiceRolle
     if pending.side != step.by:
         player = setup.side(pending.side).player
         raise StepRefused("not-your-decision", f"{player} rolls for their own pilot.")
-    state = replace(state, pending=state.pending[1:])
+    state = evolve(state, pending=state.pending[1:])
     return combat.escape(setup, state, pending, roller, blocked=step.blocked)
 
 

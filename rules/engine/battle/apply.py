@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 
 from rules.engine.dice import DiceRoller
 
@@ -12,7 +11,7 @@ from .errors import StepRefused
 from .flow import settle, waiting
 from .rolls import OutOfDiceError, finish, out_of_dice, roller_for
 from .setup import BattleSetup
-from .state import BattleState, LogEntry, Phase, initial_state
+from .state import BattleState, LogEntry, Phase, evolve, initial_state
 from .steps import (
     Activate,
     Allocate,
@@ -82,4 +81,4 @@ def apply(setup: BattleSetup, state: BattleState, step: Step) -> BattleState:
         dice=dice,
         seed=getattr(step, "seed", None),
     )
-    return replace(after, steps=state.steps + 1, log=(*state.log, entry))
+    return evolve(after, steps=state.steps + 1, log=(*state.log, entry))

@@ -11,7 +11,7 @@ to. A destroyed vehicle with its pilot aboard leaves a ``PendingEscape``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rules.engine.attack import ammo_after, resolve_attack_with
 from rules.engine.budget import check_resolve_dice
@@ -41,6 +41,7 @@ from .state import (
     BattleState,
     PendingAllocation,
     PendingEscape,
+    evolve,
     leader,
     members,
     status,
@@ -93,7 +94,7 @@ def unit_target(
     unit, found = setup.unit(unit_id), status(setup, state, unit_id)
     per_model = unit.base.damage_per_model
     standing = max(1, models_left(found.remaining, per_model))
-    target = replace(
+    target = evolve(
         unit.base,
         models=standing,
         damage_taken=standing * per_model - max(found.remaining, 1),
@@ -104,7 +105,7 @@ def unit_target(
     if conditions is None:
         return target
     fortification = conditions.fortification or unit.fortification.value
-    return replace(
+    return evolve(
         target,
         in_cover=conditions.cover,
         in_smoke=conditions.smoke,
@@ -137,7 +138,7 @@ def build_request(
             raise StepRefused("weapon-repeated", f"{picked.weapon.name} is named twice in one attack.")
         found = status(setup, state, picked.owner)
         weapons.append(
-            replace(
+            evolve(
                 picked.weapon,
                 count=picked.weapon.count if use.count is None else use.count,
                 ammo=found.ammo[picked.index],
@@ -262,7 +263,7 @@ def eliminate(setup: BattleSetup, state: BattleState, unit_id: str, *, by: str) 
         eliminated=True,
         eliminated_turn=state.turn,
         losses=found.losses + 1,
-        markers=replace(found.markers, activating=False, pending=()),
+        markers=evolve(found.markers, activating=False, pending=()),
     )
     scored = (*state.side(by).eliminated_enemy_ap, unit.ap)
     state = with_side(state, by, eliminated_enemy_ap=scored)
@@ -270,11 +271,11 @@ def eliminate(setup: BattleSetup, state: BattleState, unit_id: str, *, by: str) 
     if hero is not None and hero in riders:
         # Seed 004, Heroes: once its squad is gone the hero plays on its own, as activated as the squad was.
         hero_status = status(setup, state, hero)
-        markers = replace(hero_status.markers, activated=found.markers.activated)
+        markers = evolve(hero_status.markers, activated=found.markers.activated)
         state = with_unit(setup, state, hero, detached=True, markers=markers)
     pilot = setup.pilot.get(unit_id)
     if pilot is not None and pilot in riders:
-        state = replace(state, pending=(*state.pending, PendingEscape(unit.side, pilot, unit_id)))
+        state = evolve(state, pending=(*state.pending, PendingEscape(unit.side, pilot, unit_id)))
     return state
 
 
@@ -284,7 +285,7 @@ def escape(
     """Seed 004, Piloting vehicles: the pilot of a destroyed vehicle rolls one die to get out."""
     pilot = setup.unit(pending.pilot)
     found = status(setup, state, pending.pilot)
-    markers = replace(found.markers, activated=True, activating=False)
+    markers = evolve(found.markers, activated=True, activating=False)
     state = with_unit(setup, state, pending.pilot, detached=True, markers=markers)
     if blocked:
         state = eliminate(setup, state, pending.pilot, by=other(pending.side))
@@ -342,7 +343,7 @@ def _attack_combined(
         lines=tuple(lines),
         strike_back=strike_back,
     )
-    return replace(state, pending=(*state.pending, pending)), f"{text} for its player to split."
+    return evolve(state, pending=(*state.pending, pending)), f"{text} for its player to split."
 
 
 def allocate(
@@ -368,7 +369,7 @@ def allocate(
         )
     request = pending.request
     assert isinstance(request, AttackRequest)
-    hero_target = replace(
+    hero_target = evolve(
         unit_target(setup, state, pending.hero),
         in_cover=request.target.in_cover,
         in_smoke=request.target.in_smoke,
@@ -376,7 +377,7 @@ def allocate(
         fortification=request.target.fortification,
     )
     squad_plan = build_plan(request, setup.ruleset)
-    hero_plan = build_plan(replace(request, target=hero_target), setup.ruleset)
+    hero_plan = build_plan(evolve(request, target=hero_target), setup.ruleset)
     squad_lines = {weapon.index: weapon for weapon in squad_plan.weapons}
     hero_lines = {weapon.index: weapon for weapon in hero_plan.weapons}
     squad_tally = Tally(remaining=status(setup, state, pending.squad).remaining)
@@ -425,12 +426,12 @@ def _strike_back(
     if standing is None:
         standing = models_left(found.remaining, setup.unit(squad).base.damage_per_model)
     back = retaliation_request(
-        replace(request, target=replace(request.target, stunned=found.markers.stunned)), standing
+        evolve(request, target=evolve(request.target, stunned=found.markers.stunned)), standing
     )
     if back is None:
         return state, ""
     # The strike back is never struck back at: the engine resolves it without an attacker block.
-    result = resolve_attack_with(request=replace(back, attacker=None), ruleset=setup.ruleset, roller=roller)
+    result = resolve_attack_with(request=evolve(back, attacker=None), ruleset=setup.ruleset, roller=roller)
     state = take(setup, state, attacker, result, roller, by=setup.unit(squad).side)
     return state, _told(setup, squad, attacker, result, "strike back")
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules.engine.suppression import end_activation
 
 from . import combat
@@ -16,6 +14,7 @@ from .state import (
     Phase,
     Reaction,
     can_act,
+    evolve,
     status,
     with_unit,
 )
@@ -115,7 +114,7 @@ def close(setup: BattleSetup, state: BattleState) -> BattleState:
     if lead.in_play:
         markers = end_activation(lead.markers, combat.profile(setup, state, activation.unit), setup.ruleset)
         state = with_unit(setup, state, activation.unit, markers=markers)
-    return replace(state, activation=None, to_act=other(activation.side))
+    return evolve(state, activation=None, to_act=other(activation.side))
 
 
 def settle(setup: BattleSetup, state: BattleState) -> BattleState:
@@ -134,10 +133,10 @@ def settle(setup: BattleSetup, state: BattleState) -> BattleState:
             return state
     side = state.to_act or SIDES[0]
     if can_act(setup, state, side):
-        return replace(state, to_act=side)
+        return evolve(state, to_act=side)
     if can_act(setup, state, other(side)):
-        return replace(state, to_act=other(side))
-    return replace(state, phase=Phase.TURN_OVER, to_act=None)
+        return evolve(state, to_act=other(side))
+    return evolve(state, phase=Phase.TURN_OVER, to_act=None)
 
 
 # -- words ------------------------------------------------------------------------------------

@@ -23,6 +23,9 @@ class EnteredRoller(DiceRoller):
 
     faces: list[Face] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        pass  # the faces are given: no generator to seed
+
     def roll(self, count: int, purpose: str, success: Iterable[Face] | None = None) -> list[Face]:
         if count > len(self.faces):
             raise OutOfDiceError(purpose, count - len(self.faces))
@@ -48,6 +51,9 @@ def roller_for(seed: int | None, faces: Sequence[Face] | None) -> DiceRoller:
 @dataclass
 class _NoDice(DiceRoller):
     """A step that brought no dice: fine until the rules want one."""
+
+    def __post_init__(self) -> None:
+        pass
 
     def roll(self, count: int, purpose: str, success: Iterable[Face] | None = None) -> list[Face]:
         if count == 0:

@@ -132,6 +132,20 @@ class BattleSetup:
         """Vehicle id -> the id of the hero piloting it."""
         return {unit.pilot_of: unit.id for unit in self.units if unit.pilot_of}
 
+    def roster(self, side: str) -> tuple[tuple[int, str, bool], ...]:
+        """Each unit of ``side``: its index in ``units``, its id, whether it rides with a host (hero or pilot)."""
+        return self._rosters[SIDES.index(side)]
+
+    @cached_property
+    def _rosters(self) -> tuple[tuple[tuple[int, str, bool], ...], ...]:
+        return tuple(
+            tuple(
+                (self.index[unit.id], unit.id, bool(unit.joined_to or unit.pilot_of))
+                for unit in self.side(side).units
+            )
+            for side in SIDES
+        )
+
     def unit(self, unit_id: str) -> UnitSetup:
         return self.units[self.index[unit_id]]
 

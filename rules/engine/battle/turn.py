@@ -9,8 +9,6 @@ them); at the end of the turn the victory conditions are checked.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules.engine.dice import BLOC_ONLY, DiceRoller, DieRecord, Face
 from rules.engine.initiative import (
     FIRST_RTZ_ROLLING_TURN,
@@ -45,6 +43,7 @@ from .state import (
     BattleState,
     Ending,
     Phase,
+    evolve,
     fresh_status,
     leader,
     left_to_activate,
@@ -87,7 +86,7 @@ def initiative(
             return state, "The initiative roll is tied: roll again."
         winner, how = decided[0], decided[1].value
     player = setup.side(winner).player
-    state = replace(state, phase=Phase.CHOOSE_FIRST, initiative=winner)
+    state = evolve(state, phase=Phase.CHOOSE_FIRST, initiative=winner)
     return state, f"{player} won the initiative for turn {state.turn} ({how.replace('_', ' ')})."
 
 
@@ -115,7 +114,7 @@ def choose_first(
     if step.by != state.initiative:
         winner = setup.side(state.initiative or SIDES[0]).player
         raise StepRefused("not-initiative-winner", f"{winner} won the initiative and chooses who goes first.")
-    state = replace(state, phase=Phase.ACTIVATIONS, first=step.first, to_act=step.first)
+    state = evolve(state, phase=Phase.ACTIVATIONS, first=step.first, to_act=step.first)
     return state, f"{setup.side(step.first).player} activates first."
 
 
@@ -137,13 +136,14 @@ def pass_(setup: BattleSetup, state: BattleState, step: Step, roller: DiceRoller
             f"{player} may pass only with fewer units left to activate ({own}) than "
             f"{setup.side(other(step.by)).player} ({theirs}).",
         )
-    return replace(state, to_act=other(step.by)), text
+    return evolve(state, to_act=other(step.by)), text
 
 
 def end_turn(
     setup: BattleSetup, state: BattleState, step: Step, roller: DiceRoller
 ) -> tuple[BattleState, str]:
-    need_phase(state, Phase.TURN_OVER, "The turn is not over: units are still to activate.")
+    if state.phase is not Phase.TURN_OVER:
+        raise StepRefused("turn-not-over", "The turn is not over: units are still to activate.")
     reports = [
         SideReport(
             name=side,
@@ -164,17 +164,17 @@ def end_turn(
             decided_by=verdict.decided_by.value,
         )
         won = "a draw" if verdict.winner is None else f"{setup.side(verdict.winner).player} won"
-        return replace(state, phase=Phase.ENDED, ending=ending, to_act=None), f"The battle ended: {won}."
+        return evolve(state, phase=Phase.ENDED, ending=ending, to_act=None), f"The battle ended: {won}."
     turn = state.turn + 1
-    units = tuple(replace(found, markers=new_turn(found.markers)) for found in state.units)
-    sides = tuple(replace(side, done=False) for side in state.sides)
-    state = replace(state, units=units, sides=(sides[0], sides[1]), turn=turn, to_act=None, initiative=None)
+    units = tuple(evolve(found, markers=new_turn(found.markers)) for found in state.units)
+    sides = tuple(evolve(side, done=False) for side in state.sides)
+    state = evolve(state, units=units, sides=(sides[0], sides[1]), turn=turn, to_act=None, initiative=None)
     if setup.ruleset.initiative_rtz and turn < FIRST_RTZ_ROLLING_TURN:
         # Seed 002, Initiative: the order of turn 1 is kept for turn 2.
-        return replace(
+        return evolve(
             state, phase=Phase.ACTIVATIONS, to_act=state.first
         ), f"Turn {turn} keeps turn 1's order."
-    return replace(state, phase=Phase.INITIATIVE, first=None), f"Turn {turn} begins."
+    return evolve(state, phase=Phase.INITIATIVE, first=None), f"Turn {turn} begins."
 
 
 def concede(
@@ -184,7 +184,7 @@ def concede(
     ending = Ending(
         reasons=("concession",), winner=winner, draw=False, decided_by="concession", conceded_by=step.by
     )
-    state = replace(state, phase=Phase.ENDED, ending=ending, to_act=None, activation=None, pending=())
+    state = evolve(state, phase=Phase.ENDED, ending=ending, to_act=None, activation=None, pending=())
     return state, f"{setup.side(step.by).player} conceded."
 
 
@@ -240,7 +240,7 @@ def activate(
             raise StepRefused("stunned-cannot-attack", f"{name} {be(name)} stunned and cannot attack.")
         state = with_unit(setup, state, lead, markers=start.state)
         for rider in members(setup, state, lead)[1:]:
-            rider_markers = replace(status(setup, state, rider).markers, activated=True)
+            rider_markers = evolve(status(setup, state, rider).markers, activated=True)
             state = with_unit(setup, state, rider, markers=rider_markers)
     name = setup.unit(lead).name
     first_doing = next((action for action in step.actions if action is not Action.NOTHING), None)
@@ -257,7 +257,7 @@ def activate(
     )
     declared = ", ".join(action.value for action in step.actions)
     came = " came back from reserve and" if returning else ""
-    return replace(state, activation=activation), f"{name}{came} activated: {declared}."
+    return evolve(state, activation=activation), f"{name}{came} activated: {declared}."
 
 
 def _whole(setup: BattleSetup, unit_id: str) -> dict[str, object]:
