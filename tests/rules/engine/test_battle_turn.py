@@ -331,7 +331,10 @@ def test_it_waits_for_every_unit_before_the_turn_ends() -> None:
     setup = two_a_side()
     state = apply(setup, start(setup), act("attacker", "a1"))
     refused = refusal(setup, state, EndTurn(by="attacker"))
-    assert (refused.code, refused.message) == ("turn-not-over", "The turn is not over: units are still to activate.")
+    assert (refused.code, refused.message) == (
+        "turn-not-over",
+        "The turn is not over: units are still to activate.",
+    )
     state = whole_turn(setup, start(setup))
     assert state.turn == 2
     assert not any(found.markers.activated for found in state.units)
