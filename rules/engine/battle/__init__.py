@@ -6,9 +6,11 @@
 - ``apply(setup, state, step) -> BattleState``, refusing with ``StepRefused(code, message)``;
   ``replay(setup, steps)`` folds them from ``initial_state(setup)``;
 - ``legal_steps(setup, state)``: what may happen next;
+- ``attack_request(setup, state, attack_step)``: the engine's request an attack would roll, for its odds;
 - ``report_from_state(setup, state)``: what the battle report needs.
 """
 
+from .actions import attack_request
 from .apply import apply, replay
 from .errors import CODES, StepRefused
 from .legal import legal_steps
@@ -68,6 +70,7 @@ __all__ = [
     "UnitSetup",
     "WeaponUse",
     "apply",
+    "attack_request",
     "initial_state",
     "legal_steps",
     "replay",

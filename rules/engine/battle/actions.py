@@ -5,8 +5,11 @@ Also a reserve placement, which an eliminated unit's player makes in the turn it
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rules.engine.dice import DiceRoller
 from rules.engine.reactive import ReactiveOutcome, Refusal, attempt_reactive, reactive_refusal
+from rules.engine.requests import AttackRequest
 from rules.engine.reserves import ReserveCandidate, ReserveCode, place_in_reserve, refusal
 from rules.engine.suppression import restrictions
 
@@ -43,14 +46,32 @@ _REACTIVE_REFUSALS = {
 }
 
 
-def attack(setup: BattleSetup, state: BattleState, step: Step, roller: DiceRoller) -> tuple[BattleState, str]:
-    """The activating unit's declared attack, or a reacting unit's, at one enemy unit."""
-    assert isinstance(step, Attack)
+@dataclass(frozen=True)
+class PreparedAttack:
+    lead: str  # the attacking group's leading unit
+    target: str  # the target group's leading unit
+    request: AttackRequest
+    chosen: tuple[combat.GroupWeapon, ...]
+    reactive: bool
+
+
+def attack_request(setup: BattleSetup, state: BattleState, step: Attack) -> AttackRequest:
+    """The engine's request this attack step would roll, checked as ``apply`` checks it.
+
+    For the exact odds before the roll: ``rules.engine.attack_odds(request=..., ruleset=setup.ruleset)``.
+    Against a combined unit these are the odds against its squad (the hits are split afterwards).
+    """
+    return prepare_attack(setup, state, step).request
+
+
+def prepare_attack(setup: BattleSetup, state: BattleState, step: Attack) -> PreparedAttack:
+    """Every check an attack step must pass before a die is rolled."""
     activation = state.activation
     if state.phase is not Phase.ACTIVATIONS or activation is None:
         raise StepRefused("no-activation", "No unit is activating now.")
     reaction = activation.reaction
-    if reaction is not None and step.by == reaction.side:
+    reactive = reaction is not None and step.by == reaction.side
+    if reaction is not None and reactive:
         lead, sustained = reaction.unit, step.sustained
         if sustained and not reaction.sustained:
             raise StepRefused(
@@ -70,8 +91,8 @@ def attack(setup: BattleSetup, state: BattleState, step: Step, roller: DiceRolle
             )
         sustained = activation.sustained
     own_unit(setup, step.unit, step.by)
+    name = setup.unit(lead).name
     if leader(setup, state, step.unit) != lead:
-        name = setup.unit(lead).name
         raise StepRefused("not-your-activation", f"{name} {be(name)} the unit attacking now.", "unit")
     target = _target(setup, state, step)
     request, chosen = combat.build_request(
@@ -81,26 +102,31 @@ def attack(setup: BattleSetup, state: BattleState, step: Step, roller: DiceRolle
     if not request.weapons:
         raise StepRefused("weapon-unknown", "Name at least one weapon for the attack.")
     close_combat = any(weapon.close_combat for weapon in request.weapons)
-    name = setup.unit(lead).name
-    if close_combat and reaction is not None and step.by == reaction.side:
+    if close_combat and reactive:
         raise StepRefused(
             "close-combat-in-reaction", "Close-combat weapons are never used in a reactive attack."
         )
-    if (
-        close_combat
-        and not restrictions(status(setup, state, lead).markers, setup.ruleset).may_close_combat_attack
-    ):
+    markers = status(setup, state, lead).markers
+    if close_combat and not restrictions(markers, setup.ruleset).may_close_combat_attack:
         raise StepRefused(
             "close-combat-suppressed", f"{name} {be(name)} suppressed and cannot attack in close combat."
         )
-    state, text = combat.attack(setup, state, request, chosen, lead, target, roller)
+    combat.check(request, setup.ruleset)
+    return PreparedAttack(lead, target, request, chosen, reactive)
+
+
+def attack(setup: BattleSetup, state: BattleState, step: Step, roller: DiceRoller) -> tuple[BattleState, str]:
+    """The activating unit's declared attack, or a reacting unit's, at one enemy unit."""
+    assert isinstance(step, Attack)
+    prepared = prepare_attack(setup, state, step)
+    state, text = combat.attack(
+        setup, state, prepared.request, prepared.chosen, prepared.lead, prepared.target, roller
+    )
     activation = state.activation
     assert activation is not None
-    if reaction is not None and step.by == reaction.side:
-        activation = evolve(activation, reaction=None)
-    else:
-        activation = evolve(activation, attack_left=False)
-    return evolve(state, activation=activation), text
+    # A reaction's attack is made, or the activating unit's declared one.
+    changes: dict[str, object] = {"reaction": None} if prepared.reactive else {"attack_left": False}
+    return evolve(state, activation=evolve(activation, **changes)), text
 
 
 def _target(setup: BattleSetup, state: BattleState, step: Attack) -> str:

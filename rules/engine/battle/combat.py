@@ -23,6 +23,7 @@ from rules.engine.plan import build_plan
 from rules.engine.requests import AttackRequest, check_request
 from rules.engine.results import AttackResult
 from rules.engine.rolling import Tally, roll_cheat_death, roll_damage, roll_hits, roll_saves
+from rules.engine.ruleset import RuleSet
 from rules.engine.state import UnitKind, UnitProfile, stun
 from rules.engine.suppression import apply_hit
 from rules.engine.targets import (
@@ -159,6 +160,15 @@ def build_request(
     return request, tuple(chosen)
 
 
+def check(request: AttackRequest, ruleset: RuleSet) -> None:
+    """What the attack engine refuses, as the battle's refusal (its reason in the sentence)."""
+    try:
+        check_request(request, ruleset)
+        check_resolve_dice(request)
+    except EngineInputError as error:
+        raise StepRefused("attack-invalid", f"This attack cannot be made: {error.message}.") from None
+
+
 def is_combined(setup: BattleSetup, state: BattleState, lead: str) -> str | None:
     """The joined hero's id when ``lead`` is a squad with its hero still beside it."""
     hero = setup.joined_hero.get(lead)
@@ -174,12 +184,7 @@ def attack(
     target: str,
     roller: DiceRoller,
 ) -> tuple[BattleState, str]:
-    """Roll one attack and apply it; returns the new state and a sentence saying what happened."""
-    try:
-        check_request(request, setup.ruleset)
-        check_resolve_dice(request)
-    except EngineInputError as error:
-        raise StepRefused("attack-invalid", f"This attack cannot be made: {error.message}.") from None
+    """Roll one checked attack (``check``) and apply it; returns the new state and a sentence."""
     state = spend_ammo(setup, state, request, chosen)
     hero = is_combined(setup, state, target)
     if hero is not None:

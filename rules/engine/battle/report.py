@@ -126,6 +126,9 @@ def _unit(setup: BattleSetup, state: BattleState, unit_id: str, found: UnitStatu
         "joined_to": None if found.detached else unit.joined_to,
         "pilot_of": None if found.detached else unit.pilot_of,
         "critical_hits": sorted(hit.value for hit in found.critical_hits),
+        "fortification": unit.fortification.value,
+        "hero": unit.hero,
+        "ap": unit.ap,
     }
 
 

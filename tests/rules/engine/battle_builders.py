@@ -13,6 +13,7 @@ from rules.engine.battle import (
     initial_state,
     legal_steps,
     setup_from_dict,
+    step_from_dict,
     with_seed,
 )
 
@@ -143,3 +144,60 @@ def random_battle(
 
 def setup_of(data: dict[str, Any]) -> BattleSetup:
     return setup_from_dict(data)
+
+
+_FACES = ("BLOC", "TARGET", "SHIELD")
+_KINDS = (
+    "initiative", "first", "activate", "attack", "hold-fire", "reactive", "allocate", "escape",
+    "reserve", "end-activation", "pass", "mission", "end-turn", "concede",
+)  # fmt: skip
+
+
+def random_step(pick: random.Random, ids: list[str]) -> Step:
+    """Any step within the JSON bounds, most of them out of place: what a careless or hostile client sends."""
+    kind = pick.choice(_KINDS)
+    data: dict[str, Any] = {"kind": kind, "by": pick.choice(("attacker", "defender"))}
+
+    def faces(most: int) -> list[str]:
+        return [pick.choice(_FACES) for _ in range(pick.randrange(most))]
+
+    if kind == "initiative":
+        if pick.random() < 0.5:
+            data["seed"] = pick.randrange(1000)
+        else:
+            data.update(attacker_faces=faces(5), defender_faces=faces(5))
+    elif kind == "first":
+        data["first"] = pick.choice(("attacker", "defender"))
+    elif kind in {"activate", "reactive", "attack", "allocate", "escape"}:
+        if pick.random() < 0.6:
+            data["seed"] = pick.randrange(1000)
+        elif pick.random() < 0.8:
+            data["faces"] = faces(12)
+    if kind in {"activate", "reactive", "attack", "reserve"}:
+        data["unit"] = pick.choice(ids)
+    if kind == "activate":
+        actions = ("nothing", "move", "march", "attack", "sustained", "special")
+        data["actions"] = [pick.choice(actions) for _ in range(pick.randrange(4))]
+    if kind == "attack":
+        data["target"] = pick.choice(ids)
+        data["weapons"] = [
+            {"index": pick.randrange(4), "count": pick.randrange(1, 8), "volley": pick.randrange(3)}
+            for _ in range(pick.randrange(4))
+        ]
+        data["conditions"] = {
+            "cover": pick.random() < 0.3,
+            "smoke": pick.random() < 0.2,
+            "trench": pick.random() < 0.2,
+            "fortification": pick.choice((None, "none", "strongpoint", "bunker")),
+            "height": pick.choice(("level", "attacker_higher", "target_higher")),
+            "distance": pick.choice((None, 1, 3, 10)),
+            "aircraft_move": pick.choice(("none", "move", "march")),
+        }
+        data["sustained"] = pick.random() < 0.2
+    if kind == "allocate":
+        data["hero_hits"] = [pick.randrange(4) for _ in range(pick.randrange(3))]
+    if kind == "escape":
+        data["blocked"] = pick.random() < 0.3
+    if kind == "mission":
+        data.update(objective=pick.random() < 0.5, scenario_vp=pick.randrange(101))
+    return step_from_dict(data)

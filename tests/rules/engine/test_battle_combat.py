@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from rules.engine import resolve_attack
+from rules.engine import attack_odds, resolve_attack
 from rules.engine.battle import (
     Action,
     Activate,
@@ -25,6 +25,7 @@ from rules.engine.battle import (
     StepRefused,
     WeaponUse,
     apply,
+    attack_request,
     legal_steps,
     replay,
     report_from_state,
@@ -402,3 +403,23 @@ def test_it_takes_the_faces_the_table_rolled_and_counts_them() -> None:
     missed = apply(setup, state, Attack(**{**shot.__dict__, "faces": (S, T)}))
     assert [record.face for record in missed.log[-1].dice] == [S, T]
     assert status(setup, missed, "d1").remaining == 5
+
+
+# -- the odds before the roll ----------------------------------------------------------------
+
+
+def test_it_gives_the_request_an_attack_will_roll_for_its_exact_odds() -> None:
+    """The page shows the exact odds of the attack about to be rolled: the same request the step rolls."""
+    setup = flak_battle([squad("d1", "Rangers"), squad("d2", "Recon Boys")])
+    state = activated(setup)
+    step = Attack(by="attacker", unit="a1", target="d1", weapons=(WeaponUse(0),), seed=4)
+    request = attack_request(setup, state, step)
+    odds = attack_odds(request=request, ruleset=setup.ruleset)
+    assert 0 < odds.p_destroyed < 1
+    rolled = resolve_attack(request=request, ruleset=setup.ruleset, seed=4)
+    after = apply(setup, state, step)
+    assert after.log[-1].dice[: len(rolled.log)] == rolled.log
+    refused = refusal(setup, state, Attack(by="attacker", unit="a1", target="a1", weapons=(WeaponUse(0),)))
+    with pytest.raises(StepRefused) as caught:
+        attack_request(setup, state, Attack(by="attacker", unit="a1", target="a1", weapons=(WeaponUse(0),)))
+    assert caught.value.code == refused.code == "target-friendly"

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.engine.battle import (
+    CODES,
     Phase,
     StepRefused,
+    apply,
     initial_state,
     legal_steps,
     replay,
@@ -18,10 +21,11 @@ from rules.engine.battle import (
     state_to_dict,
     step_from_dict,
     step_to_dict,
+    with_seed,
 )
 from rules.engine.errors import EngineInputError
 
-from .battle_builders import mixed_battle, random_battle, setup_of
+from .battle_builders import mixed_battle, random_battle, random_step, setup_of
 
 SETUPS = {rtz: setup_of(mixed_battle(rtz=rtz, turn_limit=3)) for rtz in (False, True)}
 
@@ -38,6 +42,35 @@ def test_it_replays_random_legal_battles_to_the_live_state_step_by_step(
         assert replay(setup, steps[:count]) == states[count]
     assert replay(setup, steps) == states[-1]
     assert states[-1].phase is Phase.ENDED or len(steps) == 400
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rtz=st.booleans(), roll=st.integers(0, 2**32 - 1))
+def test_it_accepts_every_step_it_offers(seed: int, rtz: bool, roll: int) -> None:
+    """Every step ``legal_steps`` lists (given dice) is one ``apply`` accepts, in every state of a battle."""
+    setup = SETUPS[rtz]
+    _, states = random_battle(setup, seed, most=120)
+    for state in states[:: max(1, len(states) // 15)]:
+        for step in legal_steps(setup, state):
+            apply(setup, state, with_seed(step, roll))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rtz=st.booleans())
+def test_it_refuses_any_step_out_of_place_with_a_code_and_never_fails(seed: int, rtz: bool) -> None:
+    """Whatever a client sends within the bounds, the answer is a state or a refusal with a known code."""
+    setup = SETUPS[rtz]
+    pick = random.Random(seed)
+    ids = [unit.id for unit in setup.units] + ["nobody"]
+    _, states = random_battle(setup, seed, most=120)
+    codes = set()
+    for state in states[:: max(1, len(states) // 10)]:
+        for _ in range(25):
+            try:
+                apply(setup, state, random_step(pick, ids))
+            except StepRefused as refused:
+                codes.add(refused.code)
+    assert codes <= set(CODES)
 
 
 @settings(max_examples=15, deadline=None)
