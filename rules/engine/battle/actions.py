@@ -198,15 +198,15 @@ def reactive(
         sustained = attempt.outcome is ReactiveOutcome.SUSTAINED_OR_TURN_AND_ATTACK
         reaction = Reaction(side=step.by, unit=lead, sustained=sustained)
     words = {
-        ReactiveOutcome.SUSTAINED_OR_TURN_AND_ATTACK: "may make a sustained attack (or turn and attack)",
-        ReactiveOutcome.ATTACK: "may attack",
-        ReactiveOutcome.NOTHING: "does nothing",
+        ReactiveOutcome.SUSTAINED_OR_TURN_AND_ATTACK: "a sustained attack (or a turn and an attack)",
+        ReactiveOutcome.ATTACK: "an attack",
+        ReactiveOutcome.NOTHING: "nothing",
     }
     activation = evolve(activation, reaction_used=True, reaction=reaction)
     name = setup.unit(lead).name
     return evolve(
         state, activation=activation
-    ), f"{name} tried to react to {enemy} and {words[attempt.outcome]}."
+    ), f"{name} tried to react to {enemy}: {words[attempt.outcome]}."
 
 
 def allocate(

@@ -37,6 +37,7 @@ from rules.engine.targets import (
 from rules.engine.weapons import Weapon
 
 from .errors import StepRefused
+from .rolls import reword
 from .setup import BattleSetup, other
 from .state import (
     BattleState,
@@ -189,7 +190,13 @@ def attack(
     hero = is_combined(setup, state, target)
     if hero is not None:
         return _attack_combined(setup, state, request, attacker, target, hero, roller)
+    start = len(roller.log)
     result = resolve_attack_with(request=request, ruleset=setup.ruleset, roller=roller)
+    back = result.retaliation
+    if back is not None:
+        names = {outcome.index: outcome.name for outcome in back.weapons}
+        reword(roller, start, names, "strike back: ", only={id(record) for record in back.log})
+    reword(roller, start, _names(request))
     state = take(setup, state, target, result, roller, by=setup.unit(attacker).side)
     text = _told(setup, attacker, target, result)
     if result.retaliation is not None:
@@ -321,6 +328,7 @@ def _attack_combined(
     plan = build_plan(request, setup.ruleset)
     lines: list[tuple[int, int]] = []
     ranged_hit = automatic = False
+    start = len(roller.log)
     for weapon in plan.weapons:
         hits = roll_hits(weapon, roller)
         unsaved = roll_saves(weapon, roller, hits)
@@ -328,6 +336,7 @@ def _attack_combined(
         if hits and not weapon.close_combat:
             ranged_hit = True
             automatic = automatic or weapon.suppresses
+    reword(roller, start, _names(request))
     if ranged_hit and not plan.suppression_immune:
         state = suppress(setup, state, squad, roller, automatic=automatic)
     strike_back = bool(plan.melee)
@@ -373,7 +382,6 @@ def allocate(
             f"Give the hero a number of hits for each weapon line, at most its unsaved hits ({counts}).",
         )
     request = pending.request
-    assert isinstance(request, AttackRequest)
     hero_target = evolve(
         unit_target(setup, state, pending.hero),
         in_cover=request.target.in_cover,
@@ -388,6 +396,7 @@ def allocate(
     squad_tally = Tally(remaining=status(setup, state, pending.squad).remaining)
     hero_tally = Tally(remaining=status(setup, state, pending.hero).remaining)
     standing = None
+    start = len(roller.log)
     for given, (index, unsaved) in zip(hero_hits, pending.lines, strict=True):
         if squad_lines[index].close_combat and standing is None:
             standing = models_left(squad_tally.remaining, squad_plan.per_model)
@@ -399,6 +408,7 @@ def allocate(
                 roll_damage(hero_lines[index], hero_plan, roller, 1, hero_tally)
             else:
                 roll_damage(squad_lines[index], squad_plan, roller, 1, squad_tally)
+    reword(roller, start, _names(request))
     cheated = roll_cheat_death(hero_plan, roller, hero_tally.remaining)
     by = setup.unit(pending.attacker).side
     squad_name, hero_name = setup.unit(pending.squad).name, setup.unit(pending.hero).name
@@ -409,7 +419,7 @@ def allocate(
         state = with_unit(setup, state, pending.hero, cheat_death_used=True)
         hero_tally.remaining = 1
     state = hurt(setup, state, pending.hero, hero_tally.remaining, stunned=bool(cheated), by=by)
-    text = f"{squad_name} lost {squad_lost} and {hero_name} {hero_lost} damage point{'s' * (hero_lost != 1)}."
+    text = f"{squad_name} lost {squad_lost} damage point{'s' * (squad_lost != 1)}, {hero_name} {hero_lost}."
     if cheated:
         text += f" {hero_name} cheated death."
     if pending.strike_back:
@@ -436,9 +446,15 @@ def _strike_back(
     if back is None:
         return state, ""
     # The strike back is never struck back at: the engine resolves it without an attacker block.
+    start = len(roller.log)
     result = resolve_attack_with(request=evolve(back, attacker=None), ruleset=setup.ruleset, roller=roller)
+    reword(roller, start, _names(back), "strike back: ")
     state = take(setup, state, attacker, result, roller, by=setup.unit(squad).side)
     return state, _told(setup, squad, attacker, result, "strike back")
+
+
+def _names(request: AttackRequest) -> dict[int, str]:
+    return {i: weapon.name for i, weapon in enumerate(request.weapons)}
 
 
 def _told(setup: BattleSetup, attacker: str, target: str, result: AttackResult, what: str = "attack") -> str:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from rules.engine.dice import DiceRoller, DieRecord, Face
 
@@ -76,5 +77,27 @@ def finish(roller: DiceRoller) -> tuple[DieRecord, ...]:
 def out_of_dice(error: OutOfDiceError) -> StepRefused:
     return StepRefused(
         "dice-too-few",
-        f"More dice are needed: {error.wanted} more for the {error.purpose} roll.",
+        f"More dice are needed: {error.wanted} more for the {_LINE.sub('', error.purpose).strip()} roll.",
     )
+
+
+_LINE = re.compile(r"weapons\[(\d+)\]")
+
+
+def reword(
+    roller: DiceRoller, start: int, names: Mapping[int, str], prefix: str = "", only: set[int] | None = None
+) -> None:
+    """Name the weapon lines in the purposes of the dice logged from ``start`` (``weapons[0] hit`` -> ``Rifles hit``).
+
+    The engine tags a die by the line's place in its request; the battle's log is read by players.
+    ``only`` limits it to those records (by ``id``): a strike back's dice among its attack's.
+    """
+    log = roller.log
+    for i in range(start, len(log)):
+        record = log[i]
+        if only is not None and id(record) not in only:
+            continue
+        if only is None and _LINE.match(record.purpose) is None:
+            continue
+        purpose = _LINE.sub(lambda match: names.get(int(match[1]), match[0]), record.purpose)
+        log[i] = replace(record, purpose=prefix + purpose)

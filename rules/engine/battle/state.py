@@ -23,6 +23,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from rules.engine.dice import DieRecord
+from rules.engine.requests import AttackRequest
 from rules.engine.reserves import ReserveLedger
 from rules.engine.state import UnitState
 from rules.engine.targets import CriticalHit
@@ -102,7 +103,7 @@ class PendingAllocation:
     squad: str
     hero: str
     attacker: str
-    request: object  # the AttackRequest against the squad (typed loosely to keep this module light)
+    request: AttackRequest  # the attack against the squad, its hits and saves already rolled
     lines: tuple[tuple[int, int], ...]  # (weapon index in the request, unsaved hits), in resolution order
     strike_back: bool  # close combat: the combined unit strikes back once its losses are known
 

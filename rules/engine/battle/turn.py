@@ -56,6 +56,11 @@ from .state import (
 from .steps import ACTION_COST, Action, Activate, ChooseFirst, Initiative, MissionScore, Step
 
 _MOVES = {Action.MOVE, Action.MARCH}
+_DECIDED = {
+    "bloc": "more bloc faces",
+    "tiebreak_face": "as many bloc faces, more target faces",
+    "attacker": "a tie, which the attacker wins",
+}
 _ATTACKS = {Action.ATTACK, Action.SUSTAINED}
 
 
@@ -78,6 +83,10 @@ def initiative(
         )
     if step.seed is not None:
         result = roll_initiative(sides, setup.ruleset, roller, turn=state.turn, attacker=SIDES[0])
+        # The engine tags each side's dice by the side's key; the log names the player.
+        for i, record in enumerate(roller.log):
+            side = record.purpose.removeprefix("initiative: ")
+            roller.log[i] = evolve(record, purpose=f"initiative: {setup.side(side).player}")
         winner, how = result.winner, result.decided_by.value
     else:
         faces = _entered_initiative(setup, state, sides, step, roller)
@@ -87,7 +96,7 @@ def initiative(
         winner, how = decided[0], decided[1].value
     player = setup.side(winner).player
     state = evolve(state, phase=Phase.CHOOSE_FIRST, initiative=winner)
-    return state, f"{player} won the initiative for turn {state.turn} ({how.replace('_', ' ')})."
+    return state, f"{player} won the initiative for turn {state.turn}: {_DECIDED[how]}."
 
 
 def _entered_initiative(
@@ -102,7 +111,7 @@ def _entered_initiative(
         if len(shown) != dice[side]:
             code = "dice-too-few" if len(shown) < dice[side] else "dice-too-many"
             raise StepRefused(code, f"{player} rolls {dice[side]} dice for initiative, not {len(shown)}.")
-        roller.log.extend(DieRecord(f"initiative: {side}", face, face in BLOC_ONLY) for face in shown)
+        roller.log.extend(DieRecord(f"initiative: {player}", face, face in BLOC_ONLY) for face in shown)
     return {side: tuple(shown or ()) for side, shown in faces.items()}
 
 

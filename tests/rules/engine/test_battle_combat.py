@@ -36,7 +36,7 @@ from rules.engine.battle.state import Phase, status
 from rules.engine.dice import Face
 from rules.engine.state import RtzLevel
 
-from .battle_builders import PISTOL, ROCKETS, battle, hero, squad, walker
+from .battle_builders import CLAWS, PISTOL, ROCKETS, battle, hero, squad, walker
 
 B, T, S = Face.BLOC, Face.TARGET, Face.SHIELD
 FLAK = {"name": "Flak", "line": {"infantry": "8/AK", "vehicle": "8/AK"}}
@@ -102,8 +102,10 @@ def test_it_rolls_an_attack_as_the_engine_does_and_keeps_every_die() -> None:
         sustained_close_combat=False,
     )
     result = resolve_attack(request=request, ruleset=setup.ruleset, seed=11)
-    logged = after.log[-1].dice
-    assert logged[: len(result.log)] == result.log
+    logged = after.log[-1].dice[: len(result.log)]
+    # The same dice, each named by its weapon rather than its place in the request.
+    assert [(r.face, r.success) for r in logged] == [(r.face, r.success) for r in result.log]
+    assert [r.purpose for r in logged] == [r.purpose.replace("weapons[0]", "Flak") for r in result.log]
     assert after.log[-1].seed == 11
     models_left = status(setup, after, "d1").remaining
     assert models_left == (0 if result.destroyed else result.models_left)
@@ -418,8 +420,26 @@ def test_it_gives_the_request_an_attack_will_roll_for_its_exact_odds() -> None:
     assert 0 < odds.p_destroyed < 1
     rolled = resolve_attack(request=request, ruleset=setup.ruleset, seed=4)
     after = apply(setup, state, step)
-    assert after.log[-1].dice[: len(rolled.log)] == rolled.log
+    assert [r.face for r in after.log[-1].dice[: len(rolled.log)]] == [r.face for r in rolled.log]
     refused = refusal(setup, state, Attack(by="attacker", unit="a1", target="a1", weapons=(WeaponUse(0),)))
     with pytest.raises(StepRefused) as caught:
         attack_request(setup, state, Attack(by="attacker", unit="a1", target="a1", weapons=(WeaponUse(0),)))
     assert caught.value.code == refused.code == "target-friendly"
+
+
+def test_it_names_each_die_by_its_weapon_and_the_strike_back_by_the_defenders() -> None:
+    """Every die is shown in words: the weapon that rolled it, and the strike back's as a strike back."""
+    setup = setup_from_dict(
+        battle(
+            [squad("a1", "Gorillas", armour=3, weapons=[dict(CLAWS, count=3)], models=3)],
+            [squad("d1", "Rangers"), squad("d2", "Recon Boys")],
+        )
+    )
+    state = activated(setup, actions=(Action.ATTACK,))
+    after = apply(
+        setup, state, Attack(by="attacker", unit="a1", target="d1", weapons=(WeaponUse(0),), seed=3)
+    )
+    purposes = [record.purpose for record in after.log[-1].dice]
+    assert purposes[0] == "Claws hit"
+    assert any(purpose.startswith("strike back: Improvised close-combat weapon") for purpose in purposes)
+    assert not any("weapons[" in purpose for purpose in purposes)
