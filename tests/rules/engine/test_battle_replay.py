@@ -38,9 +38,8 @@ def test_it_replays_random_legal_battles_to_the_live_state_step_by_step(
     """Every legal step is accepted, and replaying the first n steps gives the n-th live state."""
     setup = SETUPS[rtz]
     steps, states = random_battle(setup, seed, concede=concede)
-    for count in range(0, len(steps) + 1, max(1, len(steps) // 12)):
+    for count in range(len(steps) + 1):
         assert replay(setup, steps[:count]) == states[count]
-    assert replay(setup, steps) == states[-1]
     assert states[-1].phase is Phase.ENDED or len(steps) == 400
 
 
