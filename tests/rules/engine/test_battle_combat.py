@@ -443,3 +443,14 @@ def test_it_names_each_die_by_its_weapon_and_the_strike_back_by_the_defenders() 
     assert purposes[0] == "Claws hit"
     assert any(purpose.startswith("strike back: Improvised close-combat weapon") for purpose in purposes)
     assert not any("weapons[" in purpose for purpose in purposes)
+
+
+def test_it_ends_the_battle_when_a_sides_only_units_wait_in_reserve() -> None:
+    """Seed 004, Victory: a side with no units left on the table loses, units waiting in reserve included."""
+    setup = flak_battle([squad("d1", "Rangers", models=1)], reserves=(0, 1))
+    state = apply(setup, kill(setup, activated(setup), "d1"), PlaceInReserve(by="defender", unit="d1"))
+    assert state.phase is Phase.TURN_OVER
+    ended = apply(setup, state, EndTurn(by="defender"))
+    assert ended.ending is not None
+    assert (ended.ending.reasons, ended.ending.winner) == (("elimination",), "attacker")
+    assert report_from_state(setup, ended)["ending"] == "elimination"
