@@ -48,6 +48,7 @@ ci: lint typecheck migrations-check test
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_rules.py
 	$(BIN)/python scripts/bench_referee_limits.py
+	$(BIN)/python scripts/bench_battle_replay.py
 	$(BIN)/python scripts/bench_validator.py
 	$(BIN)/python scripts/bench_validator_endpoint.py
 	$(BIN)/python scripts/bench_pairing.py

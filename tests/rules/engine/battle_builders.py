@@ -1,0 +1,203 @@
+"""Battles for the battle engine's tests: small forces as the plain dicts the app will send."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules.engine.battle import (
+    BattleSetup,
+    BattleState,
+    Step,
+    apply,
+    initial_state,
+    legal_steps,
+    setup_from_dict,
+    step_from_dict,
+    with_seed,
+)
+
+RIFLES = {"name": "Rifles", "line": {"infantry": "1/1", "vehicle": "-"}, "count": 5}
+MG = {"name": "Machine gun", "line": {"infantry": "3/1", "vehicle": ["1/1", "1/1", "-", "-", "-", "-", "-"]}}
+LASER = {"name": "Laser", "kind": "laser", "line": {"infantry": "2/1", "vehicle": "2/2", "aircraft": "1/2"}}
+CANNON = {"name": "Cannon", "line": {"infantry": "B/1", "vehicle": "3/3"}}
+PISTOL = {"name": "Pistol", "line": {"infantry": "2/1", "vehicle": "-"}}
+ROCKETS = {
+    "name": "Rockets",
+    "traits": ["limited_ammo"],
+    "ammo": 1,
+    "line": {"infantry": "2/1", "vehicle": "4/2"},
+}
+CLAWS = {"name": "Claws", "close_combat": True, "line": {"infantry": "2/1", "vehicle": "2/1"}}
+
+
+def squad(
+    unit_id: str, name: str, *, armour: int = 2, models: int = 5, ap: int = 20, **extra: Any
+) -> dict[str, Any]:
+    weapons = extra.pop("weapons", [dict(RIFLES, count=models)])
+    return {
+        "id": unit_id,
+        "name": name,
+        "ap": ap,
+        "unit_class": "infantry",
+        "armour": armour,
+        "models": models,
+        "damage_per_model": 1,
+        "weapons": weapons,
+        **extra,
+    }
+
+
+def hero(
+    unit_id: str, name: str, *, armour: int = 2, damage: int = 3, ap: int = 15, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "id": unit_id,
+        "name": name,
+        "ap": ap,
+        "unit_class": "infantry",
+        "armour": armour,
+        "models": 1,
+        "damage_per_model": damage,
+        "hero": True,
+        "weapons": extra.pop("weapons", [PISTOL]),
+        **extra,
+    }
+
+
+def walker(
+    unit_id: str, name: str, *, armour: int = 3, damage: int = 4, ap: int = 30, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "id": unit_id,
+        "name": name,
+        "ap": ap,
+        "unit_class": "vehicle",
+        "armour": armour,
+        "models": 1,
+        "damage_per_model": damage,
+        "weapons": extra.pop("weapons", [LASER]),
+        **extra,
+    }
+
+
+def battle(
+    attacker: list[dict[str, Any]] | None = None,
+    defender: list[dict[str, Any]] | None = None,
+    *,
+    rtz: bool = False,
+    turn_limit: int = 3,
+    reserves: tuple[int, int] = (1, 1),
+) -> dict[str, Any]:
+    return {
+        "ruleset": {"name": "rtz" if rtz else "rulebook"},
+        "mission": {
+            "name": "Crossroads",
+            "turn_limit": turn_limit,
+            "reserves": {"attacker": reserves[0], "defender": reserves[1]},
+            "objective": "Hold the crossroads",
+        },
+        "attacker": {"player": "Anna", "units": attacker or [squad("a1", "Grenadiers")]},
+        "defender": {"player": "Boris", "units": defender or [squad("d1", "Rifles Platoon")]},
+    }
+
+
+def mixed_battle(*, rtz: bool = False, turn_limit: int = 4) -> dict[str, Any]:
+    """Each side: a squad with a joined hero, a walker with its pilot, two more squads."""
+    attacker = [
+        squad("a1", "Grenadiers", weapons=[dict(RIFLES), CLAWS]),
+        hero("a2", "Sigrid", joined_to="a1"),
+        walker("a3", "Ludwig", weapons=[LASER, ROCKETS]),
+        hero("a4", "Hermann", pilot_of="a3"),
+        squad("a5", "Laser Grenadiers", armour=3, weapons=[dict(LASER, count=2)], models=2),
+        squad("a6", "Zombies", models=4, weapons=[CLAWS], skills=["mindless"]),
+    ]
+    defender = [
+        squad("d1", "Ranger Squad", weapons=[dict(RIFLES), MG]),
+        hero("d2", "Rosie", joined_to="d1"),
+        walker("d3", "Pounder", weapons=[CANNON, MG]),
+        hero("d4", "Joe", pilot_of="d3"),
+        squad("d5", "Gorillas", armour=3, models=3, weapons=[CLAWS]),
+        squad("d6", "Recon Boys", models=4),
+    ]
+    return battle(attacker, defender, rtz=rtz, turn_limit=turn_limit, reserves=(2, 2))
+
+
+def random_battle(
+    setup: BattleSetup, seed: int, *, most: int = 400, concede: bool = False
+) -> tuple[list[Step], list[BattleState]]:
+    """Play legal steps picked at random; every rolling step gets a seed. Returns the steps and each state."""
+    pick = random.Random(seed)
+    state = initial_state(setup)
+    steps: list[Step] = []
+    states = [state]
+    for _ in range(most):
+        choices = [step for step in legal_steps(setup, state) if concede or step.kind != "concede"]
+        if not choices:
+            break
+        step = with_seed(pick.choice(choices), pick.randrange(2**32))
+        state = apply(setup, state, step)
+        steps.append(step)
+        states.append(state)
+    return steps, states
+
+
+def setup_of(data: dict[str, Any]) -> BattleSetup:
+    return setup_from_dict(data)
+
+
+_FACES = ("BLOC", "TARGET", "SHIELD")
+_KINDS = (
+    "initiative", "first", "activate", "attack", "hold-fire", "reactive", "allocate", "escape",
+    "reserve", "end-activation", "pass", "mission", "end-turn", "concede",
+)  # fmt: skip
+
+
+def random_step(pick: random.Random, ids: list[str]) -> Step:
+    """Any step within the JSON bounds, most of them out of place: what a careless or hostile client sends."""
+    kind = pick.choice(_KINDS)
+    data: dict[str, Any] = {"kind": kind, "by": pick.choice(("attacker", "defender"))}
+
+    def faces(most: int) -> list[str]:
+        return [pick.choice(_FACES) for _ in range(pick.randrange(most))]
+
+    if kind == "initiative":
+        if pick.random() < 0.5:
+            data["seed"] = pick.randrange(1000)
+        else:
+            data.update(attacker_faces=faces(5), defender_faces=faces(5))
+    elif kind == "first":
+        data["first"] = pick.choice(("attacker", "defender"))
+    elif kind in {"activate", "reactive", "attack", "allocate", "escape"}:
+        if pick.random() < 0.6:
+            data["seed"] = pick.randrange(1000)
+        elif pick.random() < 0.8:
+            data["faces"] = faces(12)
+    if kind in {"activate", "reactive", "attack", "reserve"}:
+        data["unit"] = pick.choice(ids)
+    if kind == "activate":
+        actions = ("nothing", "move", "march", "attack", "sustained", "special")
+        data["actions"] = [pick.choice(actions) for _ in range(pick.randrange(4))]
+    if kind == "attack":
+        data["target"] = pick.choice(ids)
+        data["weapons"] = [
+            {"index": pick.randrange(4), "count": pick.randrange(1, 8), "volley": pick.randrange(3)}
+            for _ in range(pick.randrange(4))
+        ]
+        data["conditions"] = {
+            "cover": pick.random() < 0.3,
+            "smoke": pick.random() < 0.2,
+            "trench": pick.random() < 0.2,
+            "fortification": pick.choice((None, "none", "strongpoint", "bunker")),
+            "height": pick.choice(("level", "attacker_higher", "target_higher")),
+            "distance": pick.choice((None, 1, 3, 10)),
+            "aircraft_move": pick.choice(("none", "move", "march")),
+        }
+        data["sustained"] = pick.random() < 0.2
+    if kind == "allocate":
+        data["hero_hits"] = [pick.randrange(4) for _ in range(pick.randrange(3))]
+    if kind == "escape":
+        data["blocked"] = pick.random() < 0.3
+    if kind == "mission":
+        data.update(objective=pick.random() < 0.5, scenario_vp=pick.randrange(101))
+    return step_from_dict(data)
