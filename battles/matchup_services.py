@@ -35,7 +35,6 @@ from rules.matchup_cards import matchup_units
 
 logger = logging.getLogger(__name__)
 
-TASK = "battles.tasks.matchup_sheet_run"
 QUEUED_STALE_AFTER = timedelta(minutes=2)
 RUNNING_STALE_AFTER = timedelta(minutes=10)
 MAX_ATTEMPTS = 2
@@ -85,7 +84,7 @@ def _heal(sheet: MatchupSheet) -> bool:
     with transaction.atomic():
         again = unchanged.update(status=MatchupStatus.QUEUED, started_at=now)
         if again:
-            enqueue_on_commit(TASK, sheet.pk)
+            enqueue_on_commit("battles.tasks.matchup_sheet_run", sheet.pk)
     return bool(again)
 
 
@@ -103,7 +102,7 @@ def matchup_start(
                           "requested_by": actor if getattr(actor, "is_authenticated", False) else None},
             )  # fmt: skip
             if created:
-                enqueue_on_commit(TASK, sheet.pk)
+                enqueue_on_commit("battles.tasks.matchup_sheet_run", sheet.pk)
                 return sheet, True
     except IntegrityError:  # two first requests at once: the other one made it
         sheet = MatchupSheet.objects.get(battle=battle, key=key)

@@ -54,7 +54,9 @@ class MatchupFiguresOutput(serializers.Serializer[Any]):
 class MatchupCellOutput(serializers.Serializer[Any]):
     weapon = serializers.CharField(allow_null=True, help_text="The best weapon; null when none can fire.")
     open = MatchupFiguresOutput(allow_null=True)
-    cover = MatchupFiguresOutput(allow_null=True, help_text="Null for a target that cannot take cover (aircraft).")
+    cover = MatchupFiguresOutput(
+        allow_null=True, help_text="Null for a target that cannot take cover (aircraft)."
+    )
 
 
 class MatchupRowOutput(serializers.Serializer[Any]):

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from armies.models import Unit
-from battles.matchup_services import TASK, matchup_progress_key, matchup_run, matchup_start
+from battles.matchup_services import matchup_progress_key, matchup_run, matchup_start
 from battles.models import MatchupSheet, MatchupStatus
 from campaign.models import Campaign, Registration
 from config.celery import app
@@ -87,7 +87,7 @@ def test_it_queues_the_sheet_once_for_two_lists(
 
     assert (first.status_code, again.status_code) == (202, 200)
     sheet = MatchupSheet.objects.get()
-    assert sent == [(TASK, (sheet.pk,))]
+    assert sent == [("battles.tasks.matchup_sheet_run", (sheet.pk,))]
     assert first.json()["status"] == again.json()["status"] == "queued"
     assert first.json()["attacker_list"]["id"] == lists_of["attacker"].pk
     assert first.json()["sheet"] is None
