@@ -55,6 +55,17 @@ def _possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+def left_out_words(result: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """A sentence per side whose units were left out because the referee cannot read their cards."""
+    left_out: Mapping[str, list[str]] = result.get("left_out") or {}
+    return [
+        f"Left out of {_possessive(names[side])} units (the referee cannot read their cards): "
+        f"{', '.join(left_out[side])}."
+        for side in SIDES
+        if left_out.get(side)
+    ]
+
+
 def matchup_tables(
     result: Mapping[str, Any], *, names: Mapping[str, str], viewer_side: str | None
 ) -> list[SheetTable]:

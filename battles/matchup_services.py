@@ -132,13 +132,14 @@ def matchup_run(*, sheet_id: int) -> None:
     ).get(pk=sheet_id)
     job = matchup_progress_key(sheet_id)
     progress_set(job, 0, "reading the two lists")
-    sides = {
+    read = {
         side: matchup_units(registration.document, registration.profiles)
         for side, registration in (
             ("attacker", sheet.attacker_registration),
             ("defender", sheet.defender_registration),
         )
     }
+    sides = {side: units for side, (units, _) in read.items()}
     shown = [-1]
 
     def report(done: int, total: int) -> None:
@@ -150,7 +151,8 @@ def matchup_run(*, sheet_id: int) -> None:
     try:
         ruleset = RuleSet.from_dict(sheet.battle.campaign.ruleset)
         matchup_check(sides, ruleset)
-        result = matchup_sheet(sides, ruleset, progress=report)
+        result = {**matchup_sheet(sides, ruleset, progress=report),
+                  "left_out": {side: left_out for side, (_, left_out) in read.items()}}  # fmt: skip
     except EngineInputError as exc:
         _finish(sheet_id, MatchupStatus.FAILED, problem=f"The sheet cannot be worked out: {exc.reason}.")
         return

@@ -43,19 +43,24 @@ def matchup_unit(profile: Mapping[str, Any], name: str) -> MatchupUnit | None:
     return MatchupUnit(name=name, target=target, weapons=tuple(weapons))
 
 
-def matchup_units(document: Mapping[str, Any], profiles: Sequence[Mapping[str, Any]]) -> list[MatchupUnit]:
-    """The list's entries, in its order, as sheet units (an entry whose card cannot be read is left out)."""
+def matchup_units(
+    document: Mapping[str, Any], profiles: Sequence[Mapping[str, Any]]
+) -> tuple[list[MatchupUnit], list[str]]:
+    """The list's entries, in its order, as sheet units; and the names of those left out because the engine
+    cannot read their cards (a hand-edited catalogue's odd entry)."""
     cards = {str(profile.get("key")): profile for profile in profiles if isinstance(profile, Mapping)}
     entries = [entry for entry in document.get("entries") or [] if isinstance(entry, Mapping)]
     picked = [cards[str(entry.get("unit"))] for entry in entries if str(entry.get("unit")) in cards]
     totals = Counter(str(card.get("name")) for card in picked)
     seen: Counter[str] = Counter()
-    units = []
+    units, left_out = [], []
     for card in picked:
         name = str(card.get("name"))
         seen[name] += 1
         shown = f"{name} {seen[name]}" if totals[name] > 1 else name
         unit = matchup_unit(card, shown)
-        if unit is not None:
+        if unit is None:
+            left_out.append(shown)
+        else:
             units.append(unit)
-    return units
+    return units, left_out

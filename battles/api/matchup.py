@@ -79,6 +79,9 @@ class MatchupSheetOutput(serializers.Serializer[Any]):
     ruleset = serializers.DictField(help_text="The rule set the odds were worked out under.")
     units = MatchupSidesOutput(help_text="Each side's units, named as the sheet shows them.")
     firing = MatchupFiringOutput()
+    left_out = MatchupSidesOutput(
+        help_text="Each side's units left out: the referee cannot read their cards."
+    )
 
 
 class MatchupListOutput(serializers.Serializer[Any]):

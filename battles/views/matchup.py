@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from battles.matchup_presenters import matchup_tables
+from battles.matchup_presenters import left_out_words, matchup_tables
 from battles.matchup_selectors import SIDES, MatchupLists, matchup_lists, matchup_progress, matchup_sheet_for
 from battles.matchup_services import matchup_start
 from battles.models import MatchupStatus
@@ -70,9 +70,10 @@ def _context(
 ) -> dict[str, Any]:
     sheet = matchup_sheet_for(battle=battle, lists=lists)
     names = {"attacker": battle.attacker.display_name, "defender": battle.defender.display_name}
-    tables = []
+    tables, left_out = [], []
     if sheet is not None and sheet.status == MatchupStatus.DONE and sheet.result:
         tables = matchup_tables(sheet.result, names=names, viewer_side=_viewer_side(request, battle))
+        left_out = left_out_words(sheet.result, names)
     return {
         "campaign": campaign,
         "battle": battle,
@@ -84,6 +85,7 @@ def _context(
         "sheet": sheet,
         "progress": matchup_progress(sheet) if sheet is not None else None,
         "tables": tables,
+        "left_out": left_out,
         "poll_url": matchup_address(campaign, battle, lists),
         "poll_seconds": POLL_SECONDS,
     }

@@ -21,7 +21,7 @@ from battles.matchup_services import matchup_progress_key, matchup_run, matchup_
 from battles.models import MatchupSheet, MatchupStatus
 from campaign.models import Campaign, Registration
 from config.celery import app
-from core.progress import progress_set
+from core.progress import progress_get, progress_set
 from rules.catalogue import folded_weapon, unit_target, unit_weapons
 from rules.engine import RuleSet, attack_odds, parse_attack_request
 from tests.battles.conftest import ALLIED_UNITS, register
@@ -97,6 +97,7 @@ def test_the_worker_stores_the_exact_engines_numbers_for_a_sampled_pair(battle, 
     sheet = worked_out(battle, lists_of)
 
     assert sheet.status == MatchupStatus.DONE
+    assert progress_get(matchup_progress_key(sheet.pk)) is None  # the live progress is cleared once done
     result = sheet.result
     assert result["units"]["attacker"] == ["Grauwolf Rifle Squad", "Keiler"]
     assert result["units"]["defender"] == ["Gulfport Marine Squad", "Prairie Dog"]
@@ -189,6 +190,20 @@ def test_a_list_too_big_for_a_sheet_is_refused_before_any_work(battle, lists_of)
     assert sheet.result is None
 
 
+def test_a_unit_whose_card_the_referee_cannot_read_is_left_out_and_named(battle, lists_of, people):
+    odd = lists_of["defender"]
+    profiles = [dict(card, armour=99) if card["key"] == ALLIED_UNITS[1] else card for card in odd.profiles]
+    Registration.objects.filter(pk=odd.pk).update(profiles=profiles)
+
+    sheet = worked_out(battle, lists_of)
+    page = client_for(people["attacker"]).get(page_url(battle)).content.decode()
+
+    assert sheet.status == MatchupStatus.DONE
+    assert sheet.result["units"]["defender"] == ["Gulfport Marine Squad"]
+    assert sheet.result["left_out"] == {"attacker": [], "defender": ["Prairie Dog"]}
+    assert "(the referee cannot read their cards): Prairie Dog." in page
+
+
 # --- progress, then the tables -------------------------------------------------------------------------------
 
 
@@ -245,6 +260,32 @@ def test_the_battle_page_links_to_the_sheet_for_whoever_may_see_it(battle, lists
              for persona, user in people.items()}  # fmt: skip
 
     assert shown == {**dict.fromkeys(PERSONAS[:5], True), "anonymous": False}
+
+
+@pytest.mark.parametrize("bigger", [False, True], ids=["two units a side", "more units and lists"])
+def test_the_page_its_poll_and_the_api_read_a_fixed_number_of_queries(
+    battle, lists_of, people, bigger, django_assert_num_queries
+):
+    if bigger:
+        lists_of = {
+            "attacker": register(
+                battle.attacker, ("axis.grauwolf-rifle-squad",) * 3 + ("axis.keiler",), "Axis"
+            ),
+            "defender": register(battle.defender, ALLIED_UNITS * 2, "Allies"),
+        }
+    worked_out(battle, lists_of)
+    client = client_for(people["attacker"])
+    client.get(page_url(battle))  # the session's first use
+
+    # The campaign, the session, the user, whether they co-organise, their place, the battle with its sides,
+    # both sides' current lists (names only), the sheet by its key.
+    for url, headers in (
+        (page_url(battle), {}),
+        (page_url(battle), {"HX-Request": "true"}),
+        (api_url(battle), {}),
+    ):
+        with django_assert_num_queries(8):
+            assert client.get(url, headers=headers).status_code == 200
 
 
 # --- who may see it -------------------------------------------------------------------------------------------
