@@ -132,14 +132,6 @@ def matchup_run(*, sheet_id: int) -> None:
     ).get(pk=sheet_id)
     job = matchup_progress_key(sheet_id)
     progress_set(job, 0, "reading the two lists")
-    read = {
-        side: matchup_units(registration.document, registration.profiles)
-        for side, registration in (
-            ("attacker", sheet.attacker_registration),
-            ("defender", sheet.defender_registration),
-        )
-    }
-    sides = {side: units for side, (units, _) in read.items()}
     shown = [-1]
 
     def report(done: int, total: int) -> None:
@@ -149,6 +141,14 @@ def matchup_run(*, sheet_id: int) -> None:
             progress_set(job, percent, f"{done} of {total} pairs of units worked out")
 
     try:
+        read = {
+            side: matchup_units(registration.document, registration.profiles)
+            for side, registration in (
+                ("attacker", sheet.attacker_registration),
+                ("defender", sheet.defender_registration),
+            )
+        }
+        sides = {side: units for side, (units, _) in read.items()}
         ruleset = RuleSet.from_dict(sheet.battle.campaign.ruleset)
         matchup_check(sides, ruleset)
         result = {**matchup_sheet(sides, ruleset, progress=report),
