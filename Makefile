@@ -62,6 +62,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_baseline.py
 	$(BIN)/python scripts/bench_exchange.py
 	$(BIN)/python scripts/bench_import_limits.py
+	$(BIN)/python scripts/bench_matchup.py
 
 ## The campaign-night load test on this machine's production setup (README "Benchmarks"); e.g. ARGS="--rates 5,20 --seconds 10".
 load: $(STAMP)

@@ -75,3 +75,52 @@ class BattleReport(models.Model):
 
     def __str__(self) -> str:
         return f"Report of {self.battle}"
+
+
+class MatchupStatus(models.TextChoices):
+    QUEUED = "queued", "Waiting for a worker"
+    RUNNING = "running", "Working it out"
+    DONE = "done", "Ready"
+    FAILED = "failed", "Could not be worked out"
+
+
+MATCHUP_UNFINISHED = (MatchupStatus.QUEUED, MatchupStatus.RUNNING)
+
+
+class MatchupSheet(models.Model):
+    """A battle's matchup sheet for one pair of registered lists, worked out once by a worker.
+
+    A row, not a cache entry: the sheet outlives any eviction, the claim of a
+    waiting row is one conditional update (a message delivered twice works it
+    out once), and the pages and API read its status in one query. ``key`` holds
+    everything the sheet is worked out from (the two frozen snapshots, the
+    campaign's rule set, the sheet's format), so a sheet is never served for
+    other inputs; while it runs its progress is in ``core.progress``.
+    """
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="matchup_sheets")
+    attacker_registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    defender_registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    key = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=MatchupStatus.choices, default=MatchupStatus.QUEUED)
+    # rules.matchup.matchup_sheet's answer once done; why it could not be, in a sentence, when failed.
+    result = models.JSONField(null=True, blank=True)
+    problem = models.CharField(max_length=300, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["battle", "key"], name="matchup-sheet-once")]
+
+    def __str__(self) -> str:
+        return f"Matchup sheet of {self.battle}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status not in MATCHUP_UNFINISHED

@@ -14,7 +14,13 @@ from django.db.models import Q
 
 from battles.models import BattleReport, ReportStatus
 from campaign.models import Battle, BattleStatus, Campaign, Enrolment, EnrolmentStatus
-from campaign.permissions import can_manage_campaign, can_see_result, can_view_campaign, sealed_round
+from campaign.permissions import (
+    can_check_battle_list,
+    can_manage_campaign,
+    can_see_result,
+    can_view_campaign,
+    sealed_round,
+)
 from core.permissions import Actor
 
 _SETTLED = {ReportStatus.CONFIRMED, ReportStatus.RESOLVED}
@@ -112,3 +118,18 @@ def can_view_result(user: Actor, battle: Battle) -> bool:
 def can_enter_result(user: Actor, battle: Battle) -> bool:
     """Enter a battle's result directly, settled at once, with a reason: the organisers."""
     return can_resolve(user, battle)
+
+
+# --- The matchup sheet (issue 20, "Before the battle") -------------------------------------------------
+
+
+def can_view_matchup(user: Actor, battle: Battle) -> bool:
+    """A battle's matchup sheet (see it, and ask for it to be worked out): whoever may check the battle's
+    lists (``campaign.permissions.can_check_battle_list``): any account that sees the campaign.
+
+    The sheet says nothing the battle's page does not already show them: registered lists are open to
+    everyone who sees the campaign (opponents plan against them), and the sheet is those lists run through
+    the public odds calculator. It wants an account, as the list check does, because a worker computes it.
+    Nothing of a report or result is in it, so hidden results change nothing here.
+    """
+    return can_check_battle_list(user, battle)

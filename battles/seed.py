@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from armies.services import army_lists as lists
-from battles.models import BattleReport
+from battles.matchup_services import matchup_run, matchup_start
+from battles.models import BattleReport, MatchupSheet
 from battles.services import ReportInput, SideInput, report_confirm, report_dispute, report_submit
 from campaign.battle_terms import battle_mission
 from campaign.models import (
@@ -47,6 +48,27 @@ def seed_demo(data: DemoData) -> None:
     if not BattleReport.objects.filter(campaign=campaign).exists():
         _report_the_open_round(campaign, data)
     data.messages.append("Battle reports: lena has one to confirm; the organiser has a dispute to resolve.")
+    if not MatchupSheet.objects.filter(battle__campaign=campaign).exists():
+        _work_out_a_matchup_sheet(campaign)
+
+
+def _work_out_a_matchup_sheet(campaign: Campaign) -> None:
+    """The first battle of the open round still to be played has its matchup sheet ready to open (worked
+    out here, by the worker's own code)."""
+    current = open_round(campaign=campaign)
+    battle = (
+        Battle.objects.filter(round=current, status=BattleStatus.SCHEDULED)
+        .select_related("campaign", "attacker__player", "defender__player")
+        .order_by("id")
+        .first()
+    )
+    if battle is None:
+        return
+    attacker, defender = _current_list(battle.attacker), _current_list(battle.defender)
+    if attacker is None or defender is None:
+        return
+    sheet, _ = matchup_start(battle=battle, attacker=attacker, defender=defender, actor=campaign.organiser)
+    matchup_run(sheet_id=sheet.pk)
 
 
 def _report_the_open_round(campaign: Campaign, data: DemoData) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from battles.views import listing, report_actions, report_form
+from battles.views import listing, matchup, report_actions, report_form
 
 app_name = "battles"
 
@@ -18,4 +18,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{BATTLE}/confirm/", report_actions.report_confirm_view, name="confirm"),
     path(f"{BATTLE}/dispute/", report_actions.report_dispute_view, name="dispute"),
     path(f"{BATTLE}/resolve/<slug:decision>/", report_actions.report_resolve_view, name="resolve"),
+    path("campaigns/<id:pk>/battles/<id:battle_id>/matchup/", matchup.matchup_view, name="matchup"),
 ]

@@ -1,6 +1,7 @@
 """What the battles app adds to the campaign's pages (registered in ``campaign.views.sections`` on load).
 
-- the battle's page: its report (``report_panel``), where every report notification points;
+- the battle's page: its report (``report_panel``), where every report notification points, and the link
+  to its matchup sheet;
 - the organisers' dashboard: the disputed reports, oldest first, each linked to its battle;
 - the timeline: each battle named, and what the viewer may see of its report and result.
 """
@@ -9,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import HttpRequest
+from django.urls import reverse
 
 from battles.models import BattleReport
-from battles.permissions import can_view_report, can_view_result
+from battles.permissions import can_view_matchup, can_view_report, can_view_result
 from battles.presenters import battle_label
 from battles.selectors import battles_by_id, disputes_for_dashboard
 from battles.views.panel import report_panel
@@ -41,6 +44,22 @@ def report_section(
     request: HtmxHttpRequest, campaign: Campaign, battle: Battle, state: Mapping[str, Any]
 ) -> dict[str, Any]:
     return report_panel(request, campaign, battle, error=state.get("error", ""), forms=state.get("forms"))
+
+
+def matchup_section(
+    request: HtmxHttpRequest, campaign: Campaign, battle: Battle, state: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The link to the battle's matchup sheet, for whoever may see it (no query: the sheet's page reads the
+    lists), carrying the lists the viewer chose to check on the battle's page."""
+    if not can_view_matchup(request.user, battle):
+        return {"matchup_url": None}
+    url = reverse("battles:matchup", args=[campaign.pk, battle.pk])
+    chosen = {
+        f"{side}-list": value
+        for side in ("attacker", "defender")
+        if (value := request.GET.get(f"{side}-list", "")).isascii() and value.isdigit() and len(value) <= 18
+    }
+    return {"matchup_url": f"{url}?{urlencode(chosen)}" if chosen else url}
 
 
 def disputes_section(request: HtmxHttpRequest, campaign: Campaign) -> dict[str, Any]:
@@ -100,6 +119,7 @@ def status_words(request: HttpRequest, campaign: Campaign, battles: Sequence[Bat
 
 def register() -> None:
     register_battle_section("battles/_report.html", report_section)
+    register_battle_section("battles/_matchup_link.html", matchup_section)
     register_dashboard_section("campaign/dashboard/_disputes.html", disputes_section)
     register_battle_namer(name_battles)
     register_status_namer(status_words, statuses=[BattleStatus.REPORTED])

@@ -67,6 +67,11 @@ def only(ok: int, who: tuple[str, ...]) -> Callable[[bool], Expected]:
     return expected
 
 
+def accounts_seeing(private: bool) -> Expected:
+    """What any account that sees the campaign gets (the matchup sheet): 404 for everyone else."""
+    return {**dict.fromkeys(PERSONAS[:5], 200), "stranger": 404 if private else 200, "anonymous": 404}
+
+
 REPORTERS = (*ORGANISERS, "attacker", "defender")  # the sides report; organisers enter a result
 
 
@@ -106,6 +111,7 @@ ACTIONS = [
     Action("battles list", "get", "list", seen),
     Action("battle page with its report", "get", "battle", seen, prepare=_submit),
     Action("report form", "get", "report", only(200, REPORTERS)),
+    Action("matchup sheet", "get", "matchup", accounts_seeing),
     Action("report submit", "post", "report", only(302, REPORTERS), data=_report_form),
     Action("report preview", "post", "preview", only(200, REPORTERS), data=_report_form),
     Action("confirm", "post", "confirm", only(302, ("defender",)), prepare=_submit),

@@ -85,3 +85,23 @@ def test_lenas_list_registers_whichever_bloc_the_pairing_leaves_her(bloc):
     registration = army_list_register(enrolment=place, army_list=army_list, actor=user)
 
     assert registration.enrolment_id == place.pk
+
+
+def test_the_demos_battle_left_to_play_has_its_matchup_sheet_ready_to_open():
+    from django.test import Client
+    from django.urls import reverse
+
+    from battles.models import MatchupSheet, MatchupStatus
+
+    call_command("seed_demo")
+    sheet = MatchupSheet.objects.select_related("battle__attacker__player").get()
+    battle = sheet.battle
+    client = Client()
+    client.force_login(battle.attacker.player)
+
+    page = client.get(reverse("battles:matchup", args=[battle.campaign_id, battle.pk])).content.decode()
+
+    assert battle.status == BattleStatus.SCHEDULED
+    assert sheet.status == MatchupStatus.DONE
+    assert "Your units against" in page
+    assert "to destroy" in page

@@ -36,6 +36,7 @@ ALLOWED: dict[str, set[str]] = {
 # only these plain modules.
 PURE = {
     "rules.engine": {"core.errors"},
+    "rules.matchup": {"core.errors", "rules.engine"},
     "armies.validation": {"core.errors", "armies.blocs"},
     "campaign.engine": {"core.errors", "armies.blocs"},
     "battles.judging": {"core.errors", "rules.engine"},
