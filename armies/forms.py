@@ -207,7 +207,7 @@ class ListDocumentForm(forms.Form):
         "or a New Recruit export (.json).",
     )
     bloc = forms.ChoiceField(
-        label="Bloc of a mercenaries-only roster",
+        label="Bloc of a roster of mercenaries alone",
         required=False,
         choices=[("", "As the roster says"), *BLOC_CHOICES],
         help_text="A roster of mercenaries alone does not say which bloc they fight for.",
