@@ -405,7 +405,7 @@ TermsInput = inline_serializer(
 
 
 class ValidateListApi(APIView):
-    """Check a list in the JSON list format; no account needed.
+    """Check a list in the JSON list format, or a BattleScribe or New Recruit roster; no account needed.
 
     ``terms`` (optional; the list then goes under ``list``) are campaign terms: they
     replace the list's points limit, role and catalogue version and add what a list
@@ -421,8 +421,9 @@ class ValidateListApi(APIView):
         request=inline_serializer(
             "ValidateRequest",
             {
-                "list": ArmyListDocumentField(),
+                "list": ArmyListDocumentField(help_text=_LIST_HELP),
                 "catalogue": serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID),
+                "bloc": serializers.ChoiceField(choices=BLOC_CHOICES, required=False, help_text=_BLOC_HELP),
                 "terms": TermsInput,
             },
         ),

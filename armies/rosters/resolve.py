@@ -16,6 +16,8 @@ is which of our units), so it runs without a database. What it decides:
   ``roster-cost-differs`` warning says both; a selection our catalogue does not know is named (its
   roster name and id) in a ``roster-entry-unknown`` warning and the rest still imports.
 
+- a unit nested in another (a commissar offered by its squad, an add-on of the data) joins it.
+
 What a roster cannot say (a hero joined to a unit, a pilot seated, platoons claimed) is left
 unset; the validator's verdict on the imported list says what is missing.
 """
@@ -76,6 +78,8 @@ class _Pick:
     captured: bool
     stated: float  # the roster's cost of every copy together, the bunker choice included
     bunker_cost: float | None  # the bunker choice's stated cost, None without one
+    within: _Pick | None = None  # the unit this one is nested in (a commissar offered by its squad)
+    entry_ids: list[str] = field(default_factory=list)
 
 
 def resolve_roster(
@@ -100,7 +104,9 @@ def resolve_roster(
         warnings.extend(_cost_warning(pick, profile))
         for _copy in range(copies):
             entry_id = f"e{len(entries) + 1}"
-            entries.append(_entry(entry_id, pick.key, captured=pick.captured))
+            pick.entry_ids.append(entry_id)
+            joined_to = pick.within.entry_ids[0] if pick.within and pick.within.entry_ids else None
+            entries.append(_entry(entry_id, pick.key, captured=pick.captured, joined_to=joined_to))
             if pick.bunker_cost is not None and profile.strongpoint_unit:
                 fortifications.append(
                     {"id": f"f{len(fortifications) + 1}", "kind": "bunker", "unit": entry_id}
@@ -133,9 +139,9 @@ def resolve_roster(
     return ResolvedRoster(document=document, warnings=tuple(warnings))
 
 
-def _entry(entry_id: str, unit: str, *, captured: bool) -> dict[str, Any]:
+def _entry(entry_id: str, unit: str, *, captured: bool, joined_to: str | None) -> dict[str, Any]:
     return {
-        "id": entry_id, "unit": unit, "joined_to": None, "pilot_of": None, "captured": captured,
+        "id": entry_id, "unit": unit, "joined_to": joined_to, "pilot_of": None, "captured": captured,
         "reserve": False, "platoon": None, "slot": None,
     }  # fmt: skip
 
@@ -186,7 +192,10 @@ def _walk(selection: RosterSelection, index: RosterIndex, *, captured: bool) -> 
         None,
     )
     stated = selection.subtree_cost() - sum(pick.stated for pick in inner)
-    yield _Pick(key, selection, captured, stated, bunker.subtree_cost() if bunker else None)
+    unit = _Pick(key, selection, captured, stated, bunker.subtree_cost() if bunker else None)
+    for nested in inner:
+        nested.within = nested.within or unit
+    yield unit
     yield from inner
 
 

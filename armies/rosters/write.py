@@ -4,8 +4,9 @@ The roster says what BattleScribe can say: the list's name, its points limit, ea
 selection whose ``entryId`` is the unit's BattleScribe id (its key when it has none), priced
 from our catalogue, in a "Main Bloc" force of its bloc, mercenaries in a force of their own and
 the captured vehicle in the "Captured Vehicles" force; a strongpoint unit's bunker upgrade is its
-"Bunker" choice. Joined heroes, seated pilots, platoons, reserves and bought fortifications have
-no place in a roster and are left out. Reading the roster back with ``resolve_roster`` gives the
+"Bunker" choice, and a commissar its squad offers inside that squad. Heroes joined to units,
+seated pilots, platoons, reserves and bought fortifications have no place in a roster and are
+left out. Reading the roster back with ``resolve_roster`` gives the
 same units, marks, bloc, name and points limit (docs/army-list-format.md, "Rosters").
 """
 
@@ -20,10 +21,11 @@ from xml.etree import ElementTree as ET
 from armies.rosters.read import DUST_GAME_SYSTEM_ID, POINTS_COST_TYPE
 from armies.rosters.resolve import BUNKER_CHOICE, CAPTURED_FORCE
 from armies.validation.fortifications import FREE_COST
-from armies.validation.types import CAPTURED_SURCHARGE, Catalogue
+from armies.validation.types import CAPTURED_SURCHARGE, Catalogue, UnitProfile
 
 ROSTER_NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
 MERCENARY_CATALOGUE = "Mercenaries"
+COMMISSAR_SKILL = "Commissar"
 
 __all__ = ["roster_to_rosz", "roster_to_xml"]
 
@@ -42,8 +44,18 @@ def roster_to_xml(document: Mapping[str, Any], catalogue: Catalogue, source_ids:
         },
     )  # fmt: skip
     forces: dict[str, ET.Element] = {}
+    written: dict[str, ET.Element] = {}
     total = 0
-    for entry in document["entries"]:
+    # An add-on (a commissar its squad offers) is written inside the squad it joins, as BattleScribe
+    # nests it; so the squads are written first.
+    nested = {
+        entry["id"]: entry["joined_to"]
+        for entry in document["entries"]
+        if entry["joined_to"] and _is_add_on(profiles.get(entry["unit"]))
+    }
+    ordered = [e for e in document["entries"] if e["id"] not in nested]
+    ordered += [e for e in document["entries"] if e["id"] in nested]
+    for entry in ordered:
         profile = profiles.get(entry["unit"])
         if profile is None:
             continue  # a unit the catalogue lost has no BattleScribe id to write
@@ -58,13 +70,15 @@ def roster_to_xml(document: Mapping[str, Any], catalogue: Catalogue, source_ids:
             force = _force(len(forces) + 1, force_name, catalogue_name)
             forces[f"{force_name}/{catalogue_name}"] = force
         cost = profile.ap + (CAPTURED_SURCHARGE if entry["captured"] else 0)
+        parent = written.get(nested.get(entry["id"], ""))
         selection = _selection(
-            force.find("selections"),
+            _child(parent, "selections") if parent is not None else force.find("selections"),
             entry["id"],
             profile.name,
             source_ids.get(profile.key) or profile.key,
             cost,
         )
+        written[entry["id"]] = selection
         total += cost
         if entry["id"] in bunkers and profile.strongpoint_unit:
             _selection(_child(selection, "selections"), f"{entry['id']}-bunker", BUNKER_CHOICE.title(),
@@ -85,6 +99,11 @@ def roster_to_rosz(document: Mapping[str, Any], catalogue: Catalogue, source_ids
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(filename, roster_to_xml(document, catalogue, source_ids))
     return buffer.getvalue()
+
+
+def _is_add_on(profile: UnitProfile | None) -> bool:
+    """A unit that joins the unit offering it (the catalogue import's add-on: a commissar, no hero)."""
+    return profile is not None and not profile.hero and COMMISSAR_SKILL in profile.skills
 
 
 def _child(parent: ET.Element, tag: str) -> ET.Element:

@@ -11,7 +11,7 @@ from armies import selectors
 from armies import validation as v
 from armies.list_intake import list_read
 from armies.models import Unit
-from armies.rosters import RosterError
+from armies.rosters import RosterError, roster_to_xml
 from armies.services import army_lists as lists
 from armies.validation import limits
 from tests.armies.roster_files import new_recruit, pick, roster_xml, zipped
@@ -102,6 +102,18 @@ def test_it_names_an_unknown_entry_and_imports_the_rest(real_catalogue):
     assert warning.code == "roster-entry-unknown"
     assert "'Emma'" in warning.message
     assert "0000-not-in-the-catalogue" in warning.message
+
+
+def test_it_joins_a_commissar_to_the_squad_that_offers_it(real_catalogue):
+    squad = pick("SSU", "Chinese Volunteer Assault Squad", extra=("NKVD Political Commissar Machine Gunner",))
+
+    intake = list_read(data=roster_xml([("Main Bloc", "SSU", [squad])]))
+
+    assert [(e["id"], e["unit"], e["joined_to"]) for e in intake.document["entries"]] == [
+        ("e1", "ssu.chinese-volunteer-assault-squad", None),
+        ("e2", "ssu.nkvd-political-commissar-machine-gunner", "e1"),
+    ]
+    assert intake.warnings == ()  # each priced as the catalogue prices it: the commissar's AP are its own
 
 
 def test_it_asks_which_bloc_a_roster_of_mercenaries_alone_fights_for(real_catalogue):
@@ -221,6 +233,22 @@ def test_it_keeps_todays_sentence_for_plain_text(real_catalogue):
 # --------------------------------------------------------------------------- the .rosz round trip
 
 
+def test_it_round_trips_a_commissar_inside_the_squad_it_joins(real_catalogue, player):
+    army_list = ArmyListFactory(owner=player, catalogue=real_catalogue, bloc="SSU", name="Volunteers")
+    for key in ("ssu.chinese-volunteer-assault-squad", "ssu.nkvd-political-commissar-machine-gunner"):
+        lists.army_list_add_unit(army_list=army_list, unit_key=key)
+    lists.army_list_update_entry(army_list=army_list, entry_id="e2", joined_to="e1")
+    army_list.refresh_from_db()
+
+    xml = roster_to_xml(
+        army_list.content,
+        selectors.catalogue_for_validation(catalogue=real_catalogue),
+        selectors.unit_source_ids(catalogue=real_catalogue),
+    )
+
+    assert list_read(data=xml, catalogue=real_catalogue).document == army_list.content
+
+
 def test_it_round_trips_a_list_through_a_rosz_export(real_catalogue, player):
     army_list = ArmyListFactory(owner=player, catalogue=real_catalogue, bloc="Allies", name="Round trip",
                                 points_limit=120)  # fmt: skip
@@ -229,6 +257,7 @@ def test_it_round_trips_a_list_through_a_rosz_export(real_catalogue, player):
     lists.army_list_add_unit(army_list=army_list, unit_key="axis.luther", captured=True)
     lists.army_list_add_fortification(army_list=army_list, kind="bunker", unit_entry="e2")
     army_list.refresh_from_db()
+    assert [e["unit"] for e in army_list.content["entries"]][-1] == "axis.luther"
 
     rosz = selectors.army_list_rosz(army_list=army_list, filename="round-trip.ros")
     intake = list_read(data=rosz, catalogue=real_catalogue)
