@@ -226,7 +226,9 @@ def read_list(data: Any, *, catalogue: Catalogue | None, bloc: str | None) -> Li
     try:
         return list_read(data=data, catalogue=catalogue, bloc=bloc)
     except v.ListFormatError as exc:
-        raise exc.with_field_prefix("bloc" if exc.field == "bloc" else "list") from exc
+        if exc.field == "bloc":  # the roster's own bloc is missing: the request's bloc field is asked for
+            raise
+        raise exc.with_field_prefix("list") from exc
 
 
 class ArmyListImportInput(serializers.Serializer[Any]):

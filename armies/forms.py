@@ -326,7 +326,7 @@ class ListDocumentForm(forms.Form):
         except CatalogueMissingError as exc:
             raise forms.ValidationError("No catalogue has been imported yet", code=exc.code) from exc
         except v.ListFormatError as exc:
-            self.format_errors = [] if exc.code.startswith("roster-") else list(exc.errors)
+            self.format_errors = list(exc.errors) if exc.code == "list-format" else []
             if exc.code == "roster-bloc-missing":
                 self.add_error("bloc", forms.ValidationError(exc.message, code=exc.code))
                 return

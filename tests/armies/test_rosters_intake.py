@@ -164,6 +164,30 @@ def test_the_validate_endpoint_refuses_another_game_system_with_a_code(api_clien
     assert "not Dust 1947" in body["detail"]
 
 
+def test_the_import_endpoint_asks_the_bloc_of_mercenaries_alone(api_as, player, real_catalogue):
+    xml = roster_xml([("Main Bloc", "Mercenaries", [pick("Mercenaries", "Emma")])]).decode()
+    client = api_as(player)
+
+    asked = client.post("/api/army-lists/import/", {"list": xml}, format="json")
+    chosen = client.post("/api/army-lists/import/", {"list": xml, "bloc": "Axis"}, format="json")
+
+    assert asked.status_code == 400
+    assert (asked.json()["code"], asked.json()["errors"][0]["field"]) == ("roster-bloc-missing", "bloc")
+    assert chosen.status_code == 201
+    assert chosen.json()["bloc"] == "Axis"
+
+
+def test_the_validator_page_refuses_a_file_that_is_no_text_with_a_sentence(client, real_catalogue):
+    upload = SimpleUploadedFile("picture.ros", b"\x89PNG\r\n\x1a\n\xff\xfe\x00", "image/png")
+
+    response = client.post(reverse("armies:validator"), {"file": upload})
+
+    assert response.context["form"].format_errors == []
+    assert "This file is neither a list, a roster (.ros, .rosz or a New Recruit .json) nor text." in (
+        response.content.decode()
+    )
+
+
 # --------------------------------------------------------------------------- validate_list
 
 
