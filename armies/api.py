@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import permissions, serializers, status
@@ -24,6 +26,8 @@ from rest_framework.views import APIView
 from accounts.models import User
 from armies import selectors
 from armies import validation as v
+from armies.blocs import BLOC_CHOICES
+from armies.list_intake import ListIntake, list_read
 from armies.models import ArmyList, Catalogue, CatalogueImport
 from armies.permissions import can_import_catalogue
 from armies.services import army_lists as lists
@@ -210,21 +214,57 @@ class ArmyListCollectionApi(APIView):
         return Response(ArmyListOutput(army_list).data, status=status.HTTP_201_CREATED)
 
 
+_LIST_HELP = (
+    'a list in the JSON list format, a New Recruit export ({"roster": ...}), or a string: a '
+    "BattleScribe roster's XML (.ros) or a .rosz file in base64"
+)
+_BLOC_HELP = "the bloc a roster of mercenaries alone fights for (a roster does not say it)"
+
+
+def read_list(data: Any, *, catalogue: Catalogue | None, bloc: str | None) -> ListIntake:
+    """Any list a request sends, read as the pages read it; errors are nested under ``list``."""
+    try:
+        return list_read(data=data, catalogue=catalogue, bloc=bloc)
+    except v.ListFormatError as exc:
+        if exc.field == "bloc":  # the roster's own bloc is missing: the request's bloc field is asked for
+            raise
+        raise exc.with_field_prefix("list") from exc
+
+
 class ArmyListImportInput(serializers.Serializer[Any]):
     catalogue = serializers.PrimaryKeyRelatedField(queryset=Catalogue.objects.all(), required=False)
-    list = ArmyListDocumentField()
+    list = ArmyListDocumentField(help_text=_LIST_HELP)
+    bloc = serializers.ChoiceField(choices=BLOC_CHOICES, required=False, help_text=_BLOC_HELP)
+
+
+class ArmyListImportOutput(ArmyListOutput):
+    warnings = serializers.SerializerMethodField(help_text="what reading a roster changed or left out")
+
+    class Meta(ArmyListOutput.Meta):
+        fields = [*ArmyListOutput.Meta.fields, "warnings"]
+
+    @extend_schema_field(BoundedListField(child=serializers.DictField(), max_length=limits.MAX_ENTRIES))
+    def get_warnings(self, army_list: ArmyList) -> list[dict[str, str]]:
+        return [warning.to_dict() for warning in self.context.get("warnings", ())]
 
 
 class ArmyListImportApi(APIView):
     @extend_schema(
-        request=ArmyListImportInput, responses={201: ArmyListOutput}, operation_id="army_lists_import"
+        request=ArmyListImportInput, responses={201: ArmyListImportOutput}, operation_id="army_lists_import"
     )
     def post(self, request: Request) -> Response:
         data = ArmyListImportInput(data=request.data)
         data.is_valid(raise_exception=True)
-        document = data.validated_data["list"]
-        catalogue = data.validated_data.get("catalogue") or selectors.catalogue_for_list_document(
-            document=document
+        intake = read_list(
+            data.validated_data["list"],
+            catalogue=data.validated_data.get("catalogue"),
+            bloc=data.validated_data.get("bloc"),
+        )
+        document = intake.document
+        catalogue = (
+            data.validated_data.get("catalogue")
+            or intake.catalogue
+            or selectors.catalogue_for_list_document(document=document)
         )
         if catalogue is None:
             raise ValidationError({"catalogue": ["no catalogue has been imported yet"]})
@@ -232,7 +272,8 @@ class ArmyListImportApi(APIView):
             army_list = lists.army_list_import(owner=_user(request), document=document, catalogue=catalogue)
         except lists.ArmyListError as exc:
             raise exc.with_field_prefix("list") from exc
-        return Response(ArmyListOutput(army_list).data, status=status.HTTP_201_CREATED)
+        output = ArmyListImportOutput(army_list, context={"warnings": intake.warnings})
+        return Response(output.data, status=status.HTTP_201_CREATED)
 
 
 class ArmyListDetailApi(APIView):
@@ -292,14 +333,30 @@ class ArmyListVerdictApi(APIView):
 
 class ArmyListExportApi(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("as", str, enum=["json", "text"], description="json (default) or text")],
+        parameters=[
+            OpenApiParameter(
+                "as",
+                str,
+                enum=["json", "text", "rosz"],
+                description="json (default), text, or rosz: a BattleScribe roster file (application/zip)",
+            )
+        ],
         responses={200: OpenApiTypes.OBJECT},
         operation_id="army_lists_export",
     )
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: Request, pk: int) -> Response | HttpResponse:
         army_list = owned_list(request, pk, change=False)
-        if request.query_params.get("as") == "text":
+        wanted = request.query_params.get("as")
+        if wanted == "text":
             return Response({"text": selectors.army_list_text(army_list=army_list)})
+        if wanted == "rosz":
+            name = f"{slugify(army_list.name) or 'army-list'}-{army_list.pk}"
+            response = HttpResponse(
+                selectors.army_list_rosz(army_list=army_list, filename=f"{name}.ros"),
+                content_type="application/zip",
+            )
+            response["Content-Disposition"] = f'attachment; filename="{name}.rosz"'
+            return response
         return Response(army_list.content)
 
 
@@ -350,7 +407,7 @@ TermsInput = inline_serializer(
 
 
 class ValidateListApi(APIView):
-    """Check a list in the JSON list format; no account needed.
+    """Check a list in the JSON list format, or a BattleScribe or New Recruit roster; no account needed.
 
     ``terms`` (optional; the list then goes under ``list``) are campaign terms: they
     replace the list's points limit, role and catalogue version and add what a list
@@ -366,8 +423,9 @@ class ValidateListApi(APIView):
         request=inline_serializer(
             "ValidateRequest",
             {
-                "list": ArmyListDocumentField(),
+                "list": ArmyListDocumentField(help_text=_LIST_HELP),
                 "catalogue": serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID),
+                "bloc": serializers.ChoiceField(choices=BLOC_CHOICES, required=False, help_text=_BLOC_HELP),
                 "terms": TermsInput,
             },
         ),
@@ -377,6 +435,9 @@ class ValidateListApi(APIView):
     def post(self, request: Request) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
         document = body.get("list", body)
+        bloc = body.get("bloc") if "list" in body else None
+        if bloc is not None and bloc not in {choice for choice, _name in BLOC_CHOICES}:
+            raise ValidationError({"bloc": [f"must be one of {', '.join(c for c, _n in BLOC_CHOICES)}"]})
         catalogue_id = body.get("catalogue")
         if catalogue_id is not None and (
             isinstance(catalogue_id, bool)
@@ -392,9 +453,15 @@ class ValidateListApi(APIView):
                 terms = v.terms_from_mapping(body["terms"]) if body["terms"] is not None else None
             except v.TermsError as exc:
                 raise exc.with_field_prefix("terms") from exc
+        chosen = Catalogue.objects.filter(pk=catalogue_id).first() if catalogue_id is not None else None
+        intake = read_list(document, catalogue=chosen, bloc=bloc)
+        if intake.catalogue is not None:  # a roster, matched against the catalogue asked for or the newest
+            if catalogue_id is not None and chosen is None:
+                raise selectors.CatalogueMissingError("no such catalogue")
+            catalogue_id = intake.catalogue.pk
         try:
             checked = selectors.army_list_document_verdict(
-                document=document, catalogue_id=catalogue_id, terms=terms
+                document=intake.document, catalogue_id=catalogue_id, terms=terms
             )
         except v.ListFormatError as exc:
             raise exc.with_field_prefix("list") from exc
@@ -404,4 +471,7 @@ class ValidateListApi(APIView):
         summary = (
             v.describe(verdict.terms, verdict.overrides) if terms is not None and verdict.terms else None
         )
-        return Response({**verdict.to_dict(), "catalogue": about, "terms_summary": summary})
+        warnings = [warning.to_dict() for warning in intake.warnings]
+        return Response(
+            {**verdict.to_dict(), "catalogue": about, "terms_summary": summary, "import_warnings": warnings}
+        )

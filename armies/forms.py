@@ -13,7 +13,10 @@ from django.core.files.uploadedfile import UploadedFile
 from django.http import QueryDict
 
 from armies import validation as v
+from armies.blocs import BLOC_CHOICES
+from armies.list_intake import ListTextError, list_read
 from armies.models import ArmyList, Catalogue, UnitType
+from armies.selectors import CatalogueMissingError
 from armies.services.catalogue_import import MAX_UPLOAD_FILES
 from armies.validation import limits
 from core.fields import check_form_list
@@ -179,7 +182,9 @@ def _kinds(value: str) -> list[str] | None:
 
 
 class ListDocumentForm(forms.Form):
-    """A list in the JSON list format, pasted or uploaded; ``clean`` leaves ``document`` and ``plain``.
+    """A list in the JSON list format or a roster, pasted or uploaded (``armies.list_intake`` reads
+    both); ``clean`` leaves ``document``, ``plain``, the import's ``warnings`` and, for a roster,
+    the ``catalogue`` it was matched against.
 
     Every format error is kept (``format_errors``: JSON path, reason) so the page can list them all.
     The optional campaign terms become ``terms`` (None when none is set), read by the same
@@ -192,9 +197,21 @@ class ListDocumentForm(forms.Form):
         strip=False,  # error positions must match what was pasted
         max_length=limits.MAX_DOCUMENT_BYTES,
         widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "class": "code-input"}),
-        help_text="Paste an exported list, or choose a file below.",
+        help_text="Paste an exported list or a BattleScribe or New Recruit roster, or choose a file below.",
     )
-    file = forms.FileField(label="…or upload a .json file", required=False)
+    file = forms.FileField(
+        label="…or upload a file",
+        required=False,
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,.ros,.rosz"}),
+        help_text="A list exported from this site (.json), a BattleScribe roster (.ros or .rosz) "
+        "or a New Recruit export (.json).",
+    )
+    bloc = forms.ChoiceField(
+        label="Bloc of a roster of mercenaries alone",
+        required=False,
+        choices=[("", "As the roster says"), *BLOC_CHOICES],
+        help_text="A roster of mercenaries alone does not say which bloc they fight for.",
+    )
     catalogue = forms.ModelChoiceField(
         queryset=Catalogue.objects.order_by("name", "-updated_at"),
         required=False,
@@ -237,7 +254,7 @@ class ListDocumentForm(forms.Form):
 
     @property
     def document_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("text", "file", "catalogue")]
+        return [self[name] for name in ("text", "file", "catalogue", "bloc")]
 
     @property
     def terms_fields(self) -> list[forms.BoundField]:
@@ -279,42 +296,62 @@ class ListDocumentForm(forms.Form):
         cleaned = super().clean() or {}
         self._clean_terms(cleaned)
         upload: UploadedFile[Any] | None = cleaned.get("file")
-        text = cleaned.get("text", "")
+        data: bytes | str = cleaned.get("text", "")
         if upload is not None:
-            text = self._read(upload)
-            if text is None:
+            raw = self._read(upload)
+            if raw is None:
                 return cleaned
-            # Show the file's text in the box, so the player can fix it there.
-            data = self.data.copy() if isinstance(self.data, QueryDict) else QueryDict(mutable=True)
-            data["text"] = text
-            self.data = data
-        if not text.strip():
+            data = raw
+            self._show_text(raw)
+        if isinstance(data, str) and not data.strip():
             raise forms.ValidationError("Paste a list or choose a file.", code="list-missing")
+        self._read_list(cleaned, data)
+        return cleaned
+
+    def _show_text(self, raw: bytes) -> None:
+        """Show an uploaded text file in the box, so the player can fix it there (a .rosz is no text)."""
         try:
-            document = v.listformat.json_document_from_text(text)
-        except v.ListFormatError as exc:
-            self.format_errors = list(exc.errors)
-            raise forms.ValidationError("The list is not valid JSON.", code="list-format") from exc
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return
+        data = self.data.copy() if isinstance(self.data, QueryDict) else QueryDict(mutable=True)
+        data["text"] = text
+        self.data = data
+
+    def _read_list(self, cleaned: dict[str, Any], data: bytes | str) -> None:
         try:
-            cleaned["plain"] = v.army_list_from_json(document)
+            intake = list_read(
+                data=data, catalogue=cleaned.get("catalogue"), bloc=cleaned.get("bloc") or None
+            )
+        except CatalogueMissingError as exc:
+            raise forms.ValidationError("No catalogue has been imported yet", code=exc.code) from exc
         except v.ListFormatError as exc:
-            self.format_errors = list(exc.errors)
+            self.format_errors = list(exc.errors) if exc.code == "list-format" else []
+            if exc.code == "roster-bloc-missing":
+                self.add_error("bloc", forms.ValidationError(exc.message, code=exc.code))
+                return
+            if exc.code != "list-format":
+                raise forms.ValidationError(exc.message, code=exc.code) from exc
+            if isinstance(exc, ListTextError):
+                raise forms.ValidationError("The list is not valid JSON.", code="list-format") from exc
             raise forms.ValidationError(
                 "The list does not follow the army-list format.", code="list-format"
             ) from exc
-        cleaned["document"] = document
-        return cleaned
+        cleaned["plain"] = intake.plain
+        cleaned["document"] = intake.document
+        cleaned["warnings"] = intake.warnings
+        cleaned["source"] = intake.source
+        if intake.catalogue is not None:
+            cleaned["catalogue"] = intake.catalogue
 
-    def _read(self, upload: UploadedFile[Any]) -> str | None:
-        if (upload.size or 0) > limits.MAX_DOCUMENT_BYTES:
-            kilobytes = limits.MAX_DOCUMENT_BYTES // 1024
-            self.add_error("file", f"The file is larger than {kilobytes} kB; a list is much smaller.")
+    def _read(self, upload: UploadedFile[Any]) -> bytes | None:
+        if (upload.size or 0) > limits.MAX_ROSTER_BYTES:
+            kilobytes = limits.MAX_ROSTER_BYTES // 1024
+            self.add_error(
+                "file", f"The file is larger than {kilobytes:,} kB; a list or roster is much smaller."
+            )
             return None
-        try:
-            return str(upload.read().decode("utf-8-sig"))
-        except UnicodeDecodeError:
-            self.add_error("file", "The file is not UTF-8 text.")
-            return None
+        return bytes(upload.read(limits.MAX_ROSTER_BYTES + 1))
 
 
 class UnitFilterForm(forms.Form):

@@ -13,6 +13,8 @@ from accounts.models import User
 from armies import validation as v
 from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, PlatoonChart, Unit
 from armies.permissions import can_change_army_list, can_view_army_list
+from armies.rosters.resolve import RosterIndex
+from armies.rosters.write import roster_to_rosz
 from core.errors import DomainError
 
 _CACHE: OrderedDict[tuple[int, str], v.Catalogue] = OrderedDict()
@@ -44,6 +46,30 @@ def catalogue_for_list_document(
         if match is not None:
             return match
     return catalogue_default()
+
+
+def catalogue_for_rosters() -> Catalogue | None:
+    """The catalogue a roster is matched against unless one is named: the newest BattleScribe one."""
+    newest = (
+        Catalogue.objects.filter(source=Catalogue.Source.BATTLESCRIBE).order_by("-updated_at", "-pk").first()
+    )
+    return newest or catalogue_default()
+
+
+def roster_index(*, catalogue: Catalogue) -> RosterIndex:
+    """Our units by a roster's entry ids, and the captured-vehicle chart's units by name (2 queries)."""
+    rows = list(Unit.objects.filter(catalogue=catalogue).values_list("key", "source_id", "name"))
+    by_source = {key: key for key, source_id, _name in rows if not source_id}
+    by_source.update({source_id: key for key, source_id, _name in rows if source_id})
+    charted = set(CapturedVehicle.objects.filter(catalogue=catalogue).values_list("unit_key", flat=True))
+    by_name = {name.casefold(): key for key, _source_id, name in rows if key in charted}
+    return RosterIndex(units_by_source=by_source, captured_by_name=by_name)
+
+
+def unit_source_ids(*, catalogue: Catalogue) -> dict[str, str]:
+    """unit key -> its BattleScribe entry id, for the units that have one (1 query)."""
+    rows = Unit.objects.filter(catalogue=catalogue).exclude(source_id="").values_list("key", "source_id")
+    return dict(rows)
 
 
 def catalogue_units(
@@ -176,6 +202,14 @@ def army_list_text(*, army_list: ArmyList) -> str:
     catalogue = catalogue_for_validation(catalogue=army_list.catalogue)
     plain = army_list_plain(army_list=army_list)
     return v.army_list_to_text(plain, catalogue, v.validate(plain, catalogue))
+
+
+def army_list_rosz(*, army_list: ArmyList, filename: str) -> bytes:
+    """The list as a ``.rosz`` roster holding ``filename`` (armies/rosters/write.py says what it keeps)."""
+    catalogue = catalogue_for_validation(catalogue=army_list.catalogue)
+    return roster_to_rosz(
+        army_list.content, catalogue, unit_source_ids(catalogue=army_list.catalogue), filename=filename
+    )
 
 
 class CatalogueMissingError(DomainError, LookupError):

@@ -21,6 +21,7 @@ urlpatterns = [
     path("lists/<id:pk>/delete/", lists.delete, name="list_delete"),
     path("lists/<id:pk>/export.json", lists.export_json, name="list_export_json"),
     path("lists/<id:pk>/export.txt", lists.export_text, name="list_export_text"),
+    path("lists/<id:pk>/export.rosz", lists.export_rosz, name="list_export_rosz"),
     path("lists/<id:pk>/print/", lists.print_list, name="list_print"),
     path("lists/<id:pk>/settings/", builder.update_settings, name="builder_settings"),
     path("lists/<id:pk>/units/add/", builder.add_unit, name="builder_add_unit"),

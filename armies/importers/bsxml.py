@@ -105,13 +105,30 @@ def _parse_xml(source: str, data: bytes) -> ET.Element:
         raise CatalogueFormatError(source, "the file is empty")
     if len(data) > MAX_XML_BYTES:
         raise CatalogueFormatError(source, f"the file is larger than {MAX_XML_BYTES} bytes")
-    # BattleScribe never writes a DTD; refusing one rules out entity expansion attacks on uploads.
+    try:
+        return safe_xml(data)
+    except XmlRefusedError as error:
+        raise CatalogueFormatError(source, str(error)) from error
+
+
+class XmlRefusedError(ValueError):
+    """XML the site will not read: a DTD or entity, another encoding than UTF-8, or not well-formed."""
+
+
+def safe_xml(data: bytes) -> ET.Element:
+    """Parse uploaded XML: the one reader for catalogues and rosters.
+
+    BattleScribe never writes a DTD; refusing one rules out entity expansion attacks on uploads.
+    UTF-16 is refused too, since the declarations could hide from the byte search in it.
+    """
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:200]:
+        raise XmlRefusedError("the file is not UTF-8 XML")
     if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
-        raise CatalogueFormatError(source, "DTD and entity declarations are not allowed")
+        raise XmlRefusedError("DTD and entity declarations are not allowed")
     try:
         return ET.fromstring(data)  # noqa: S314 - DTDs are refused above, expat >= 2.4 caps amplification
     except ET.ParseError as error:
-        raise CatalogueFormatError(source, f"not well-formed XML ({error})") from error
+        raise XmlRefusedError(f"not well-formed XML ({error})") from error
 
 
 def _revision(source: str, root: ET.Element) -> int:

@@ -34,6 +34,15 @@ RESERVE_LIMIT_MAX = 50
 # and uploaded files larger than this are refused before they are parsed.
 MAX_DOCUMENT_BYTES = 256 * 1024
 
+# A BattleScribe or New Recruit roster (armies/rosters/): its file (zipped or not) and the .ros
+# inside a .rosz. Rosters repeat every card's profiles and rules, so a 150 AP roster is 50-150 kB
+# of XML; four times the largest seen is plenty. Its selections are counted and its nesting
+# measured while it is read, before anything is matched against the catalogue.
+MAX_ROSTER_BYTES = 1024 * 1024
+MAX_ROSTER_SELECTIONS = 3_000
+MAX_ROSTER_DEPTH = 12
+MAX_ROSTER_FORCES = 10
+
 # An error message quotes at most this much of what was sent.
 EXCERPT_LENGTH = 40
 

@@ -95,6 +95,8 @@ def import_list(request: HtmxHttpRequest) -> HttpResponse:
                 form.add_error(None, form_refusal(exc))
             else:
                 messages.success(request, f"Imported {army_list.name} with the {catalogue} catalogue.")
+                for warning in form.cleaned_data.get("warnings", ()):
+                    messages.warning(request, warning.message)
                 return redirect("armies:builder", pk=army_list.pk)
     return render(request, "armies/lists/import.html", {"form": form})
 
@@ -134,6 +136,19 @@ def export_json(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{_filename(army_list, "json")}"'
+    return response
+
+
+@login_required
+@require_safe
+def export_rosz(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The list as a BattleScribe roster (a .rosz file), for BattleScribe or New Recruit."""
+    army_list = army_list_or_404(request, pk, change=False)
+    response = HttpResponse(
+        selectors.army_list_rosz(army_list=army_list, filename=_filename(army_list, "ros")),
+        content_type="application/zip",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_filename(army_list, "rosz")}"'
     return response
 
 

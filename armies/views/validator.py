@@ -39,6 +39,8 @@ def _verdict(form: ListDocumentForm) -> dict[str, Any]:
         "verdict": verdict,
         # The campaign page's line: "Checked at 200 AP (the list says 300) as defender; …".
         "terms_summary": v.describe(verdict.terms, verdict.overrides) if terms and verdict.terms else "",
+        # What reading a roster changed or left out, in words (the API gives their codes).
+        "import_warnings": form.cleaned_data.get("warnings", ()),
         "entries": entry_rows(plain, plain_catalogue, verdict),
         "text": v.army_list_to_text(plain, plain_catalogue, verdict),
         **totals_context(plain, plain_catalogue, verdict),

@@ -40,7 +40,14 @@ def url(name: str, army_list: ArmyList | None = None) -> str:
 
 # --------------------------------------------------------------------------- who sees what
 
-OWN_PAGES = ["builder", "list_delete", "list_export_json", "list_export_text", "list_print"]
+OWN_PAGES = [
+    "builder",
+    "list_delete",
+    "list_export_json",
+    "list_export_text",
+    "list_export_rosz",
+    "list_print",
+]
 
 
 @pytest.mark.parametrize("name", OWN_PAGES)

@@ -1,4 +1,5 @@
-"""Check an army list file (JSON list format) and exit non-zero when it has errors."""
+"""Check an army list file (our JSON list format, or a BattleScribe or New Recruit roster) and exit
+non-zero when it has errors."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from armies import selectors
 from armies import validation as v
+from armies.blocs import Bloc
+from armies.list_intake import list_read
+from armies.models import Catalogue
 
 
 class Command(BaseCommand):
     help = (
-        "Validate an army list in the JSON list format, optionally under campaign terms. "
+        "Validate an army list in the JSON list format, or a BattleScribe (.ros, .rosz) or New Recruit "
+        "(.json) roster, optionally under campaign terms. "
         "Exit status: 0 valid, 1 errors, 2 unreadable (or unusable terms)."
     )
 
@@ -23,6 +28,11 @@ class Command(BaseCommand):
         parser.add_argument("path", help="the list file, or - for standard input")
         parser.add_argument("--catalogue", type=int, help="catalogue id (default: the one the list names)")
         parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+        parser.add_argument(
+            "--bloc",
+            choices=[bloc.value for bloc in Bloc],
+            help="the bloc a mercenaries-only roster fights for",
+        )
         terms = parser.add_argument_group("campaign terms", "check the list as a campaign or mission would")
         terms.add_argument(
             "--points-limit", type=int, help="check at this points limit instead of the list's"
@@ -46,33 +56,46 @@ class Command(BaseCommand):
             "--catalogue-version", metavar="VERSION", help="the catalogue version the campaign plays"
         )
 
-    def handle(self, *args: Any, path: str, catalogue: int | None, json: bool, **options: Any) -> None:
+    def handle(
+        self, *args: Any, path: str, catalogue: int | None, json: bool, bloc: str | None, **options: Any
+    ) -> None:
         terms = _terms(options)
-        text = sys.stdin.read() if path == "-" else self._read(path)
+        data = sys.stdin.buffer.read() if path == "-" else self._read(path)
+        chosen = None
+        if catalogue is not None:
+            chosen = Catalogue.objects.filter(pk=catalogue).first()
         try:
-            plain = v.listformat.army_list_from_json_text(text)
+            intake = list_read(data=data, catalogue=chosen, bloc=bloc)
+            if intake.from_roster and catalogue is not None and chosen is None:
+                raise selectors.CatalogueMissingError("no such catalogue")
+            checked = selectors.army_list_document_verdict(
+                document=intake.document,
+                catalogue_id=intake.catalogue.pk if intake.catalogue else catalogue,
+                terms=terms,
+            )
         except v.ListFormatError as exc:
             for where, reason in exc.errors:
-                self.stderr.write(f"{where}: {reason}")
-            raise CommandError("the file is not an army list in the JSON list format", returncode=2) from exc
-        try:
-            checked = selectors.army_list_document_verdict(
-                document=v.army_list_to_json(plain), catalogue_id=catalogue, terms=terms
-            )
+                self.stderr.write(reason if exc.code.startswith("roster-") else f"{where}: {reason}")
+            what = "a roster" if exc.code.startswith("roster-") else "an army list in the JSON list format"
+            if exc.code == "roster-bloc-missing":
+                what = "a roster with a bloc (choose one with --bloc)"
+            raise CommandError(f"the file is not {what}", returncode=2) from exc
         except selectors.CatalogueMissingError as exc:
             raise CommandError(f"{exc} (import a catalogue first)", returncode=2) from exc
+        for warning in intake.warnings:
+            self.stderr.write(f"warning: {warning.message}")
         verdict = checked.verdict
         if json:
             self.stdout.write(_json_dumps(verdict.to_dict()))
         else:
-            self.stdout.write(v.army_list_to_text(plain, checked.plain_catalogue, verdict))
+            self.stdout.write(v.army_list_to_text(checked.plain, checked.plain_catalogue, verdict))
         if not verdict.ok:
             sys.exit(1)
 
-    def _read(self, path: str) -> str:
+    def _read(self, path: str) -> bytes:
         try:
-            return Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            return Path(path).read_bytes()
+        except OSError as exc:
             raise CommandError(f"{path}: cannot read ({exc})", returncode=2) from exc
 
 
