@@ -34,6 +34,13 @@ RESERVE_LIMIT_MAX = 50
 # and uploaded files larger than this are refused before they are parsed.
 MAX_DOCUMENT_BYTES = 256 * 1024
 
+# A list typed as text (armies/textlists.py): the chat export of a 300-entry list
+# with its platoons, fortifications and problems is under 1,000 lines of at most a
+# few hundred characters. The text's size is bounded by MAX_DOCUMENT_BYTES, as
+# pasted JSON is.
+MAX_TEXT_LIST_LINES = 2_000
+MAX_TEXT_LINE_LENGTH = 2_000
+
 # An error message quotes at most this much of what was sent.
 EXCERPT_LENGTH = 40
 

@@ -37,6 +37,7 @@ ALLOWED: dict[str, set[str]] = {
 PURE = {
     "rules.engine": {"core.errors"},
     "armies.validation": {"core.errors", "armies.blocs"},
+    "armies.textlists": {"core.errors", "armies.blocs", "armies.validation"},
     "campaign.engine": {"core.errors", "armies.blocs"},
     "battles.judging": {"core.errors", "rules.engine"},
     "standings.engine": set(),
