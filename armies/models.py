@@ -26,6 +26,9 @@ class Catalogue(models.Model):
     version = models.CharField(max_length=60)
     source = models.CharField(max_length=20, choices=Source.choices)
     import_report = models.JSONField(default=list, blank=True)
+    # Bumped by each platoon chart an organiser enters, so the validator's copy is read afresh
+    # without touching updated_at, which picks the newest catalogue.
+    charts_revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -130,6 +133,13 @@ class PlatoonChart(models.Model):
     # [{"name", "role": command|combat|support, "required", "units": [keys], "unit_types": [...]}]
     slots = models.JSONField(default=list)
     advantage = models.TextField(blank=True)
+    # A chart entered by staff or an organiser (docs/catalogue-format.md, "Platoon charts entered on
+    # the site"): never changed or removed afterwards, and left alone by imports of the catalogue.
+    entered = models.BooleanField(default=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["bloc", "name"]

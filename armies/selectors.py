@@ -15,7 +15,7 @@ from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, Platoon
 from armies.permissions import can_change_army_list, can_view_army_list
 from core.errors import DomainError
 
-_CACHE: OrderedDict[tuple[int, str], v.Catalogue] = OrderedDict()
+_CACHE: OrderedDict[tuple[int, str, int], v.Catalogue] = OrderedDict()
 _CACHE_SIZE = 8
 
 
@@ -109,7 +109,7 @@ def _chart(chart: PlatoonChart) -> v.PlatoonChart | None:
 
 def catalogue_for_validation(*, catalogue: Catalogue) -> v.Catalogue:
     """The validator's plain view of a catalogue, built once per catalogue version (4 queries)."""
-    cache_key = (catalogue.pk, catalogue.updated_at.isoformat())
+    cache_key = (catalogue.pk, catalogue.updated_at.isoformat(), catalogue.charts_revision)
     cached = _CACHE.get(cache_key)
     if cached is not None:
         _CACHE.move_to_end(cache_key)

@@ -57,3 +57,15 @@ def excerpt(value: object, limit: int = EXCERPT_LENGTH) -> str:
             f"{text[:limit]}… ({len(value):,} characters)" if isinstance(value, str) else f"{text[:limit]}…"
         )
     return text
+
+
+# Platoon charts entered on the site (armies/services/platoon_charts.py): read by the
+# page's form, the API's serializers and the import of charts alike. A real chart has
+# one command, three or four combat and two or three support slots, each open to a
+# handful of units.
+CHART_NAME_MAX_LENGTH = 200  # as the JSON catalogue format's text
+CHART_ADVANTAGE_MAX_LENGTH = 2_000
+MAX_CHART_SLOTS = 20
+MAX_SLOT_UNITS = 100
+MAX_SLOT_CATEGORIES = 10
+MAX_CHARTS_IMPORTED = 60
