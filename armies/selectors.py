@@ -218,3 +218,20 @@ def army_list_document_verdict(
         plain=plain,
         verdict=v.validate(plain, plain_catalogue, terms),
     )
+
+
+def platoon_charts_for_page(*, catalogue: Catalogue) -> QuerySet[PlatoonChart]:
+    """A catalogue's platoon charts, with who entered each (one query)."""
+    return (
+        PlatoonChart.objects.filter(catalogue=catalogue)
+        .select_related("entered_by")
+        .only("key", "name", "bloc", "faction", "slots", "advantage", "entered", "entered_at",
+              "entered_by__display_name", "entered_by__username")
+        .order_by("bloc", "name", "key")
+    )  # fmt: skip
+
+
+def category_names(*, catalogue: Catalogue) -> list[str]:
+    """The categories of a catalogue's units, which a platoon slot may name."""
+    rows = Unit.objects.filter(catalogue=catalogue).exclude(category="").values_list("category", flat=True)
+    return sorted(set(rows))

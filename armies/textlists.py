@@ -27,7 +27,7 @@ from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION, ListFormat
 from armies.validation.types import ROLES, Catalogue, Faction, PlatoonChart, UnitProfile
 from core.errors import FieldProblem
 
-__all__ = ["TextList", "read_text_list", "read_text_list_for"]
+__all__ = ["TextList", "read_text_list", "read_text_list_for", "units_named"]
 
 COST_DIFFERS = "text-cost-differs"
 NOT_READ = "text-not-read"
@@ -133,6 +133,32 @@ class _Catalogue:
             _norm(name[: limits.NAME_MAX_LENGTH]), list(self.names), n=3, cutoff=cutoff
         )
         return sorted({self.names[match] for match in close}, key=lambda n: close.index(_norm(n)))
+
+
+def units_named(names: Iterable[str], units: Iterable[UnitProfile]) -> tuple[list[str], list[str]]:
+    """The keys of the units these names (or keys) name, each once, and a sentence for each name that
+    names none (with close matches), matched as a list's lines are."""
+    known = _Catalogue(units, (), ())
+    keys: dict[str, None] = {}
+    problems: list[str] = []
+    for name in names:
+        found = known.units.get(_norm(name))
+        if found:
+            keys.update(dict.fromkeys(unit.key for unit in found))
+            continue
+        shown = limits.excerpt(name, limits.NAME_MAX_LENGTH).strip("'\"")
+        suggestions = known.suggest(name) if len(problems) < MAX_SENTENCES else []
+        problems.append(f'No unit called "{shown}" in the catalogue.' + _did_you_mean(suggestions))
+    return list(keys), problems
+
+
+def _did_you_mean(suggestions: list[str]) -> str:
+    if not suggestions:
+        return ""
+    options = (
+        suggestions[0] if len(suggestions) == 1 else f"{', '.join(suggestions[:-1])} or {suggestions[-1]}"
+    )
+    return f" Did you mean {options}?"
 
 
 def read_text_list_for(text: str, catalogue: Catalogue) -> TextList:
@@ -343,10 +369,7 @@ def _unknown(reading: _Reading, known: _Catalogue, number: int, line: str) -> No
     sentence = f'line {number}: no unit called "{shown}" in the catalogue.'
     if suggestions:
         reading.suggested += 1
-        options = (
-            suggestions[0] if len(suggestions) == 1 else f"{', '.join(suggestions[:-1])} or {suggestions[-1]}"
-        )
-        sentence += f" Did you mean {options}?"
+        sentence += _did_you_mean(suggestions)
     reading.errors.append((number, sentence))
 
 
