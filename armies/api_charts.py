@@ -71,7 +71,9 @@ class ChartsDocumentInput(serializers.Serializer[Any]):
     """A JSON catalogue document of platoon charts, as the export writes it (docs/catalogue-format.md)."""
 
     format = serializers.ChoiceField(choices=["zverograd-catalogue"])
-    version = serializers.ChoiceField(choices=[1])
+    version = serializers.IntegerField(
+        min_value=1, max_value=1, help_text="the JSON catalogue format's version"
+    )
     name = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH)
     revision = serializers.IntegerField(min_value=0, required=False)
     source = serializers.CharField(max_length=200, required=False)  # type: ignore[assignment]

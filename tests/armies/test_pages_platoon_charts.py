@@ -190,3 +190,25 @@ def test_it_links_the_charts_from_the_catalogue_page(client, real):
     html = client.get(reverse("armies:catalogue", args=[real.pk])).content.decode()
 
     assert page(real) in html
+
+
+def test_it_reads_the_page_in_as_many_queries_however_many_charts_there_are(client, demo_catalogue, staff):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(staff)
+    counts = []
+    for size in (1, 12):
+        for n in range(PlatoonChart.objects.filter(catalogue=demo_catalogue, entered=True).count(), size):
+            PlatoonChart.objects.create(
+                catalogue=demo_catalogue, key=f"ssu.extra-{n}", name=f"Extra {n}", bloc="SSU", entered=True,
+                entered_by=staff, slots=[{"name": "Command", "role": "command", "required": True,
+                                          "units": ["ssu.volga-rifle-squad"]}],
+            )  # fmt: skip
+        client.get(page(demo_catalogue))  # the validator's copy of the catalogue, kept per process
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(page(demo_catalogue)).status_code == 200
+        counts.append(len(queries))
+    # The catalogue, the session, the user (staff: no campaign is asked), the categories of its units
+    # for the form, and the charts with who entered them. The validator's copy is kept per process.
+    assert counts == [5, 5]
