@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from armies import validation as v
-from armies.textlists import units_named
+from armies.textnames import units_named
 from armies.validation import limits
 from core.fields import BoundedMultipleChoiceField
 

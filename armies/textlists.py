@@ -14,25 +14,22 @@ warning: the catalogue prices the list.
 
 from __future__ import annotations
 
-import difflib
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from armies.textnames import MAX_SENTENCES, UnitNames, did_you_mean, norm
 from armies.validation import limits
 from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION, ListFormatError
 from armies.validation.types import ROLES, Catalogue, Faction, PlatoonChart, UnitProfile
 from core.errors import FieldProblem
 
-__all__ = ["TextList", "read_text_list", "read_text_list_for", "units_named"]
+__all__ = ["TextList", "read_text_list", "read_text_list_for"]
 
 COST_DIFFERS = "text-cost-differs"
 NOT_READ = "text-not-read"
-
-MAX_SENTENCES = 20  # an answer lists at most this many problems (README, "Input bounds")
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _BULLET = re.compile(r"^(?:[-*•+·>]|\d{1,3}[.)](?=\s))\s*")
@@ -74,12 +71,6 @@ class TextList:
     warnings: tuple[FieldProblem, ...] = ()
 
 
-def _norm(name: str) -> str:
-    """A name as compared: case, spaces, accents and the kind of apostrophe do not count."""
-    folded = unicodedata.normalize("NFKD", name.replace("’", "'").replace("‘", "'").casefold())
-    return "".join(ch for ch in folded if not ch.isspace() and not unicodedata.combining(ch))
-
-
 @dataclass
 class _Entry:
     line: int
@@ -112,55 +103,6 @@ class _Reading:
     suggested: int = 0
 
 
-class _Catalogue:
-    """The lookups the reader needs, built once per call."""
-
-    def __init__(
-        self, units: Iterable[UnitProfile], charts: Iterable[PlatoonChart], factions: Iterable[Faction]
-    ) -> None:
-        self.units: dict[str, list[UnitProfile]] = {}
-        for unit in units:
-            self.units.setdefault(_norm(unit.name), []).append(unit)
-            self.units.setdefault(_norm(unit.key), []).append(unit)
-        self.names = {_norm(unit.name): unit.name for group in self.units.values() for unit in group}
-        self.charts = {_norm(chart.name): chart.key for chart in charts}
-        self.charts.update({_norm(key): key for key in list(self.charts.values())})
-        self.factions = {_norm(f.name): f.key for f in factions} | {_norm(f.key): f.key for f in factions}
-        self.blocs = {_norm(u.bloc): u.bloc for group in self.units.values() for u in group}
-
-    def suggest(self, name: str, cutoff: float = 0.75) -> list[str]:
-        close = difflib.get_close_matches(
-            _norm(name[: limits.NAME_MAX_LENGTH]), list(self.names), n=3, cutoff=cutoff
-        )
-        return sorted({self.names[match] for match in close}, key=lambda n: close.index(_norm(n)))
-
-
-def units_named(names: Iterable[str], units: Iterable[UnitProfile]) -> tuple[list[str], list[str]]:
-    """The keys of the units these names (or keys) name, each once, and a sentence for each name that
-    names none (with close matches), matched as a list's lines are."""
-    known = _Catalogue(units, (), ())
-    keys: dict[str, None] = {}
-    problems: list[str] = []
-    for name in names:
-        found = known.units.get(_norm(name))
-        if found:
-            keys.update(dict.fromkeys(unit.key for unit in found))
-            continue
-        shown = limits.excerpt(name, limits.NAME_MAX_LENGTH).strip("'\"")
-        suggestions = known.suggest(name) if len(problems) < MAX_SENTENCES else []
-        problems.append(f'No unit called "{shown}" in the catalogue.' + _did_you_mean(suggestions))
-    return list(keys), problems
-
-
-def _did_you_mean(suggestions: list[str]) -> str:
-    if not suggestions:
-        return ""
-    options = (
-        suggestions[0] if len(suggestions) == 1 else f"{', '.join(suggestions[:-1])} or {suggestions[-1]}"
-    )
-    return f" Did you mean {options}?"
-
-
 def read_text_list_for(text: str, catalogue: Catalogue) -> TextList:
     """``read_text_list`` against a whole catalogue of the validator (units, charts, factions)."""
     return read_text_list(
@@ -183,7 +125,7 @@ def read_text_list(
 ) -> TextList:
     """Read a list typed as text; ``bloc`` is the bloc to take when the text names none."""
     lines = _lines(text)
-    known = _Catalogue(units, charts, factions)
+    known = UnitNames(units, charts, factions)
     reading = _Reading()
     section = "units"
     for number, raw in lines:
@@ -228,7 +170,7 @@ def _lines(text: str) -> list[tuple[int, str]]:
     return list(enumerate(lines, start=1))
 
 
-def _unit_or_heading(reading: _Reading, known: _Catalogue, number: int, line: str) -> None:
+def _unit_or_heading(reading: _Reading, known: UnitNames, number: int, line: str) -> None:
     entry = _exported_unit(known, number, line) or _typed_unit(known, number, line)
     if entry is not None:
         reading.entries.append(entry)
@@ -240,12 +182,12 @@ def _unit_or_heading(reading: _Reading, known: _Catalogue, number: int, line: st
         _unknown(reading, known, number, line)
 
 
-def _lookup(known: _Catalogue, name: str) -> UnitProfile | None:
-    found = known.units.get(_norm(name))
+def _lookup(known: UnitNames, name: str) -> UnitProfile | None:
+    found = known.units.get(norm(name))
     return found[0] if found else None
 
 
-def _exported_unit(known: _Catalogue, number: int, line: str) -> _Entry | None:
+def _exported_unit(known: UnitNames, number: int, line: str) -> _Entry | None:
     rider = _RIDER.match(line)
     rest = line[rider.end() :] if rider else line
     match = _EXPORTED.match(rest)
@@ -269,7 +211,7 @@ def _exported_unit(known: _Catalogue, number: int, line: str) -> _Entry | None:
     return entry
 
 
-def _typed_unit(known: _Catalogue, number: int, line: str) -> _Entry | None:
+def _typed_unit(known: UnitNames, number: int, line: str) -> _Entry | None:
     text = _BULLET.sub("", line, count=1)
     count = 1
     if before := _COUNT_BEFORE.match(text):
@@ -307,7 +249,7 @@ def _apply_notes(entry: _Entry, notes: str) -> None:
             entry.captured = True
 
 
-def _heading(reading: _Reading, known: _Catalogue, line: str) -> bool:
+def _heading(reading: _Reading, known: UnitNames, line: str) -> bool:
     """A line saying what the list is (bloc, faction, role, points limit, catalogue): kept, True."""
     if match := _CATALOGUE.match(line):
         reading.catalogue_version = match["version"].strip()
@@ -325,15 +267,15 @@ def _heading(reading: _Reading, known: _Catalogue, line: str) -> bool:
     return True
 
 
-def _heading_part(said: dict[str, Any], known: _Catalogue, part: str) -> bool:
+def _heading_part(said: dict[str, Any], known: UnitNames, part: str) -> bool:
     label, _, value = part.partition(":")
-    if value and _norm(label) in {"bloc", "faction", "role"}:
+    if value and norm(label) in {"bloc", "faction", "role"}:
         part = value.strip()
     lowered = part.casefold()
     if lowered in _IGNORED_PARTS or re.fullmatch(r"\d{1,3}(?:\.\d)?%", part):
         return True
     if lowered.startswith("claims "):
-        said["faction"] = known.factions.get(_norm(part[7:]), part[7:].strip())
+        said["faction"] = known.factions.get(norm(part[7:]), part[7:].strip())
         return True
     if lowered in ROLES:
         said["role"] = lowered
@@ -342,18 +284,18 @@ def _heading_part(said: dict[str, Any], known: _Catalogue, part: str) -> bool:
     if points and not part.isdigit():  # a bare number is not a limit
         said["points_limit"] = int(points["limit"])
         return True
-    if _norm(part) in known.blocs:
-        said["bloc"] = known.blocs[_norm(part)]
+    if norm(part) in known.blocs:
+        said["bloc"] = known.blocs[norm(part)]
         return True
     if re.fullmatch(r".+?\s\d{1,3}\.\d%", part):
         return True  # the faction the export counts the list as, which it need not claim
-    if _norm(part) in known.factions:
-        said["faction"] = known.factions[_norm(part)]
+    if norm(part) in known.factions:
+        said["faction"] = known.factions[norm(part)]
         return True
     return False
 
 
-def _unknown(reading: _Reading, known: _Catalogue, number: int, line: str) -> None:
+def _unknown(reading: _Reading, known: UnitNames, number: int, line: str) -> None:
     name = _BULLET.sub("", line, count=1)
     name = _COUNT_BEFORE.sub("", name, count=1)
     name = re.sub(r"\s*\[[^\]]*\]:.*$", "", name)  # an exported line of a unit we do not know
@@ -369,11 +311,11 @@ def _unknown(reading: _Reading, known: _Catalogue, number: int, line: str) -> No
     sentence = f'line {number}: no unit called "{shown}" in the catalogue.'
     if suggestions:
         reading.suggested += 1
-        sentence += _did_you_mean(suggestions)
+        sentence += did_you_mean(suggestions)
     reading.errors.append((number, sentence))
 
 
-def _platoon_line(reading: _Reading, known: _Catalogue, number: int, line: str) -> None:
+def _platoon_line(reading: _Reading, known: UnitNames, number: int, line: str) -> None:
     match = _PLATOON_LINE.match(line)
     if match is None:
         reading.errors.append(
@@ -382,7 +324,7 @@ def _platoon_line(reading: _Reading, known: _Catalogue, number: int, line: str) 
         return
     title = match["chart"]
     unknown = re.fullmatch(r"unknown chart '(.+)'", title)
-    chart = known.charts.get(_norm(title)) or (unknown[1] if unknown else None)
+    chart = known.charts.get(norm(title)) or (unknown[1] if unknown else None)
     if chart is None:
         reading.errors.append(
             (
@@ -408,7 +350,7 @@ def _fortification_line(reading: _Reading, number: int, line: str) -> None:
         reading.fortifications.append({"id": match["id"], "kind": match["kind"], "unit": match["unit"]})
 
 
-def _finish(reading: _Reading, known: _Catalogue, text: str, version: str, bloc: str | None) -> TextList:
+def _finish(reading: _Reading, known: UnitNames, text: str, version: str, bloc: str | None) -> TextList:
     if not reading.entries and not reading.suggested:
         raise ListFormatError("$", _nothing_read(text))
     if reading.errors:

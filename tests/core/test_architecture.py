@@ -37,7 +37,8 @@ ALLOWED: dict[str, set[str]] = {
 PURE = {
     "rules.engine": {"core.errors"},
     "armies.validation": {"core.errors", "armies.blocs"},
-    "armies.textlists": {"core.errors", "armies.blocs", "armies.validation"},
+    "armies.textlists": {"core.errors", "armies.blocs", "armies.validation", "armies.textnames"},
+    "armies.textnames": {"core.errors", "armies.blocs", "armies.validation"},
     "campaign.engine": {"core.errors", "armies.blocs"},
     "battles.judging": {"core.errors", "rules.engine"},
     "standings.engine": set(),
