@@ -220,13 +220,17 @@ def _typed_unit(known: UnitNames, number: int, line: str) -> _Entry | None:
         count, text = int(after[1] or after[2]), text[: after.start()]
     stated: int | None = None
     notes: list[str] = []
-    for _ in range(4):  # "Name (captured) (15 AP)": a cost and notes, in either order
+    for _ in range(
+        5
+    ):  # "Name (captured) (15 AP)", "Name x2 (10 AP)": a count, a cost and notes, in any order
         unit = _lookup(known, text)
         if unit is not None:
             entry = _Entry(number, None, unit, unit.key, stated, count)
             _apply_notes(entry, ", ".join(notes))
             return entry
-        if stated is None and (cost := _COST.search(text)):
+        if count == 1 and (after := _COUNT_AFTER.search(text)):  # "Name x2 (10 AP)"
+            count, text = int(after[1] or after[2]), text[: after.start()]
+        elif stated is None and (cost := _COST.search(text)):
             stated, text = int(cost["ap"] or cost["ap2"]), text[: cost.start()]
         elif note := _NOTES.search(text):
             notes.append(note["notes"])

@@ -195,3 +195,23 @@ def test_it_refuses_text_past_its_bounds_quickly():
     assert len(problems("Allies\n" + "Rangr Squad\n" * (limits.MAX_TEXT_LIST_LINES - 1))) == 20
     problems(("Rangr Squad " + "z" * (limits.MAX_TEXT_LINE_LENGTH - 20) + "\n") * 100)
     assert time.monotonic() - started < 10
+
+
+@pytest.mark.django_db
+def test_it_reads_real_units_whose_names_hold_brackets_and_apostrophes(bsdata_files):
+    from armies.models import Catalogue
+    from armies.services.catalogue_import import catalogue_import_from_paths
+
+    real = Catalogue.objects.get(pk=catalogue_import_from_paths(paths=bsdata_files).catalogue_id)
+    catalogue = catalogue_for_validation(catalogue=real)
+
+    found = read_text_list_for(
+        "Night shift\nSSU, 100 AP\n- Nina (TSh) (PLA) (9 AP)\n- 2x grand'ma\n- Red Army Rifle Squad x2 (10 AP)\n",
+        catalogue,
+    )
+
+    assert [entry["unit"] for entry in found.document["entries"]] == [
+        "ssu.nina-tsh-pla", "ssu.grand-ma", "ssu.grand-ma", "ssu.red-army-rifle-squad", "ssu.red-army-rifle-squad",
+    ]  # fmt: skip
+    assert found.warnings == ()
+    assert v.validate(v.army_list_from_json(found.document), catalogue).totals.gross_ap == 9 + 22 + 10
