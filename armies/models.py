@@ -127,7 +127,7 @@ class Unit(models.Model):
 class PlatoonChart(models.Model):
     catalogue = models.ForeignKey(Catalogue, on_delete=models.CASCADE, related_name="platoon_charts")
     key = models.CharField(max_length=120)
-    name = models.CharField(max_length=160)
+    name = models.CharField(max_length=limits.CHART_NAME_MAX_LENGTH)
     bloc = models.CharField(max_length=40)
     faction = models.CharField(max_length=80, blank=True)
     # [{"name", "role": command|combat|support, "required", "units": [keys], "unit_types": [...]}]

@@ -204,6 +204,9 @@ def _check_sizes(item: Any, where: str) -> None:
             )  # fmt: skip
 
 
+FACTION_COLUMN_LENGTH = PlatoonChart._meta.get_field("faction").max_length or 80
+
+
 class _CatalogueFacts:
     """What a chart may name in one catalogue: its blocs, factions, units and categories (3 queries)."""
 
@@ -233,6 +236,12 @@ class _CatalogueFacts:
         )
 
     def check(self, chart: ParsedPlatoonChart, where: str) -> Iterable[FieldProblem]:
+        if len(chart.name) > limits.CHART_NAME_MAX_LENGTH:
+            yield FieldProblem(
+                _join(where, "name"),
+                "chart-name",
+                f"a chart's name is at most {limits.CHART_NAME_MAX_LENGTH} characters",
+            )
         if chart.bloc not in self.blocs:
             yield FieldProblem(
                 _join(where, "bloc"), "chart-bloc",
@@ -240,7 +249,7 @@ class _CatalogueFacts:
             )  # fmt: skip
         if chart.faction:
             key = self.faction_key(chart.faction)
-            if key is None:
+            if key is None or len(self.factions[key][0]) > FACTION_COLUMN_LENGTH:
                 yield FieldProblem(
                     _join(where, "faction"),
                     "chart-faction",

@@ -63,7 +63,7 @@ def excerpt(value: object, limit: int = EXCERPT_LENGTH) -> str:
 # page's form, the API's serializers and the import of charts alike. A real chart has
 # one command, three or four combat and two or three support slots, each open to a
 # handful of units.
-CHART_NAME_MAX_LENGTH = 200  # as the JSON catalogue format's text
+CHART_NAME_MAX_LENGTH = 160  # PlatoonChart.name (the JSON catalogue format allows 200: longer is refused)
 CHART_ADVANTAGE_MAX_LENGTH = 2_000
 MAX_CHART_SLOTS = 20
 MAX_SLOT_UNITS = 100

@@ -212,3 +212,26 @@ def test_it_reads_the_page_in_as_many_queries_however_many_charts_there_are(clie
     # The catalogue, the session, the user (staff: no campaign is asked), the categories of its units
     # for the form, and the charts with who entered them. The validator's copy is kept per process.
     assert counts == [5, 5]
+
+
+def test_it_refuses_an_imported_chart_whose_name_the_catalogue_format_allows_but_the_site_cannot_keep(
+    client, real, organiser
+):
+    client.force_login(organiser)
+    chart = {"key": "ssu.long", "name": "L" * 170, "bloc": "SSU",
+             "slots": [{"role": "command", "units": ["ssu.red-army-command-squad"]},
+                       {"role": "combat", "units": ["ssu.red-army-rifle-squad"]}]}  # fmt: skip
+    document = {
+        "format": "zverograd-catalogue",
+        "version": 1,
+        "name": "Charts",
+        "units": [],
+        "platoon_charts": [chart],
+    }
+    upload = SimpleUploadedFile("charts.json", json.dumps(document).encode(), content_type="application/json")
+
+    answer = client.post(page(real, "import"), {"file": upload})
+
+    assert answer.status_code == 400
+    assert answer.context["file_form"].errors["file"] == ["a chart's name is at most 160 characters"]
+    assert not PlatoonChart.objects.filter(catalogue=real).exists()
