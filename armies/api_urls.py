@@ -1,10 +1,25 @@
 from django.urls import path
 
-from armies import api, api_builder
+from armies import api, api_builder, api_charts
 
 urlpatterns = [
     path("catalogues/", api.CatalogueListApi.as_view(), name="catalogues"),
     path("catalogues/<id:catalogue_id>/units/", api.CatalogueUnitsApi.as_view(), name="catalogue-units"),
+    path(
+        "catalogues/<id:catalogue_id>/platoon-charts/",
+        api_charts.PlatoonChartsApi.as_view(),
+        name="catalogue-platoon-charts",
+    ),
+    path(
+        "catalogues/<id:catalogue_id>/platoon-charts/export/",
+        api_charts.PlatoonChartsExportApi.as_view(),
+        name="catalogue-platoon-charts-export",
+    ),
+    path(
+        "catalogues/<id:catalogue_id>/platoon-charts/import/",
+        api_charts.PlatoonChartsImportApi.as_view(),
+        name="catalogue-platoon-charts-import",
+    ),
     path("catalogue-imports/", api.CatalogueImportStartApi.as_view(), name="catalogue-import-start"),
     path(
         "catalogue-imports/<uuid:import_id>/", api.CatalogueImportStatusApi.as_view(), name="catalogue-import"

@@ -26,6 +26,9 @@ class Catalogue(models.Model):
     version = models.CharField(max_length=60)
     source = models.CharField(max_length=20, choices=Source.choices)
     import_report = models.JSONField(default=list, blank=True)
+    # Bumped by each platoon chart an organiser enters, so the validator's copy is read afresh
+    # without touching updated_at, which picks the newest catalogue.
+    charts_revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -124,12 +127,19 @@ class Unit(models.Model):
 class PlatoonChart(models.Model):
     catalogue = models.ForeignKey(Catalogue, on_delete=models.CASCADE, related_name="platoon_charts")
     key = models.CharField(max_length=120)
-    name = models.CharField(max_length=160)
+    name = models.CharField(max_length=limits.CHART_NAME_MAX_LENGTH)
     bloc = models.CharField(max_length=40)
     faction = models.CharField(max_length=80, blank=True)
     # [{"name", "role": command|combat|support, "required", "units": [keys], "unit_types": [...]}]
     slots = models.JSONField(default=list)
     advantage = models.TextField(blank=True)
+    # A chart entered by staff or an organiser (docs/catalogue-format.md, "Platoon charts entered on
+    # the site"): never changed or removed afterwards, and left alone by imports of the catalogue.
+    entered = models.BooleanField(default=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["bloc", "name"]

@@ -17,7 +17,7 @@ from armies.rosters.resolve import RosterIndex
 from armies.rosters.write import roster_to_rosz
 from core.errors import DomainError
 
-_CACHE: OrderedDict[tuple[int, str], v.Catalogue] = OrderedDict()
+_CACHE: OrderedDict[tuple[int, str, int], v.Catalogue] = OrderedDict()
 _CACHE_SIZE = 8
 
 
@@ -135,7 +135,7 @@ def _chart(chart: PlatoonChart) -> v.PlatoonChart | None:
 
 def catalogue_for_validation(*, catalogue: Catalogue) -> v.Catalogue:
     """The validator's plain view of a catalogue, built once per catalogue version (4 queries)."""
-    cache_key = (catalogue.pk, catalogue.updated_at.isoformat())
+    cache_key = (catalogue.pk, catalogue.updated_at.isoformat(), catalogue.charts_revision)
     cached = _CACHE.get(cache_key)
     if cached is not None:
         _CACHE.move_to_end(cache_key)
@@ -252,3 +252,20 @@ def army_list_document_verdict(
         plain=plain,
         verdict=v.validate(plain, plain_catalogue, terms),
     )
+
+
+def platoon_charts_for_page(*, catalogue: Catalogue) -> QuerySet[PlatoonChart]:
+    """A catalogue's platoon charts, with who entered each (one query)."""
+    return (
+        PlatoonChart.objects.filter(catalogue=catalogue)
+        .select_related("entered_by")
+        .only("key", "name", "bloc", "faction", "slots", "advantage", "entered", "entered_at",
+              "entered_by__display_name", "entered_by__username")
+        .order_by("bloc", "name", "key")
+    )  # fmt: skip
+
+
+def category_names(*, catalogue: Catalogue) -> list[str]:
+    """The categories of a catalogue's units, which a platoon slot may name."""
+    rows = Unit.objects.filter(catalogue=catalogue).exclude(category="").values_list("category", flat=True)
+    return sorted(set(rows))

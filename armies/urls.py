@@ -1,6 +1,6 @@
 from django.urls import path
 
-from armies.views import builder, catalogues, lists, validator
+from armies.views import builder, catalogues, charts, lists, validator
 
 app_name = "armies"
 
@@ -13,6 +13,17 @@ urlpatterns = [
         name="catalogue_import_status",
     ),
     path("catalogues/<id:pk>/", catalogues.catalogue_detail, name="catalogue"),
+    path("catalogues/<id:pk>/platoon-charts/", charts.platoon_charts, name="catalogue_platoon_charts"),
+    path(
+        "catalogues/<id:pk>/platoon-charts/import/",
+        charts.platoon_charts_import,
+        name="catalogue_platoon_charts_import",
+    ),
+    path(
+        "catalogues/<id:pk>/platoon-charts.json",
+        charts.platoon_charts_export,
+        name="catalogue_platoon_charts_export",
+    ),
     path("lists/", lists.index, name="lists"),
     path("lists/new/", lists.create, name="list_create"),
     path("lists/import/", lists.import_list, name="list_import"),

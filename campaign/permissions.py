@@ -173,6 +173,17 @@ def can_view_with_invite(user: Actor, campaign: Campaign, token: str) -> bool:
     return can_view_campaign(user, campaign) or (bool(token) and token == campaign.invite_token)
 
 
+def organises_a_campaign_on(user: Actor, catalogue_id: int) -> bool:
+    """An organiser (creator or co-organiser) of a campaign played on this catalogue: they may enter its
+    platoon charts (``armies.permissions.can_enter_platoon_chart``)."""
+    if not user.is_authenticated:
+        return False
+    on_it = Campaign.objects.filter(catalogue_id=catalogue_id)
+    return (
+        on_it.filter(organiser_id=user.pk).exists() or on_it.filter(co_organisers__user_id=user.pk).exists()
+    )
+
+
 def can_manage_campaign(user: Actor, campaign: Campaign) -> bool:
     """Change settings, the map and the status; decide join requests; manage placeholders."""
     return campaign_access(user, campaign).is_organiser

@@ -113,7 +113,7 @@ def _apply_corrections(
     return problems
 
 
-def _slots(chart_slots: Iterable[Any], keys_by_category: dict[str, list[str]]) -> list[dict[str, Any]]:
+def chart_slots(slots: Iterable[Any], keys_by_category: dict[str, list[str]]) -> list[dict[str, Any]]:
     """Give every slot a stable name and expand counts into single slots.
 
     A slot that admits categories ("Vehicle 4", "Heroes") lists the keys of the
@@ -121,7 +121,7 @@ def _slots(chart_slots: Iterable[Any], keys_by_category: dict[str, list[str]]) -
     """
     out: list[dict[str, Any]] = []
     numbers = {"command": 0, "combat": 0, "support": 0}
-    for slot in chart_slots:
+    for slot in slots:
         count = max(1, slot.count)
         for index in range(count):
             numbers[slot.role] += 1
@@ -152,12 +152,15 @@ def _sync(
     wanted: dict[str, dict[str, Any]],
     *,
     delete: bool = True,
+    rows: Any = None,
 ) -> list[int]:
-    """Create, update (and delete) rows so the catalogue holds exactly ``wanted``.
+    """Create, update (and delete) rows so the catalogue holds exactly ``wanted`` (of ``rows``, by default
+    all of the catalogue's).
 
     Returns the counts [created, updated, unchanged, deleted].
     """
-    existing = {getattr(row, key_field): row for row in model.objects.filter(catalogue=catalogue)}
+    rows = model.objects.filter(catalogue=catalogue) if rows is None else rows
+    existing = {getattr(row, key_field): row for row in rows}
     created = updated = unchanged = 0
     for key, values in wanted.items():
         row = existing.pop(key, None)
@@ -225,7 +228,7 @@ def catalogue_store(
             "name": chart.name,
             "bloc": chart.bloc,
             "faction": chart.faction or "",
-            "slots": _slots(chart.slots, keys_by_category),
+            "slots": chart_slots(chart.slots, keys_by_category),
             "advantage": chart.advantage or "",
         }
         for part in parts
@@ -233,7 +236,21 @@ def catalogue_store(
     }
     Faction.objects.filter(catalogue=catalogue).exclude(key__in=list(factions)).delete()
     report(80, f"{len(charts)} platoon charts")
-    chart_counts = _sync(PlatoonChart, catalogue, "key", charts)
+    # Charts entered on the site are the organisers': an import neither changes nor removes them.
+    entered = set(
+        PlatoonChart.objects.filter(catalogue=catalogue, entered=True).values_list("key", flat=True)
+    )
+    for key in sorted(entered & set(charts)):
+        del charts[key]
+        issues = [*issues, {"what": "chart-key-taken", "detail": f"platoon chart {key!r} was entered on the site; "
+                            "the imported chart of that key is left out"}]  # fmt: skip
+    chart_counts = _sync(
+        PlatoonChart,
+        catalogue,
+        "key",
+        charts,
+        rows=PlatoonChart.objects.filter(catalogue=catalogue, entered=False),
+    )
     captured = {
         row.unit: {"captured_by": sorted(row.captured_by)} for part in parts for row in part.captured_vehicles
     }

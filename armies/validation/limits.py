@@ -42,6 +42,12 @@ MAX_ROSTER_BYTES = 1024 * 1024
 MAX_ROSTER_SELECTIONS = 3_000
 MAX_ROSTER_DEPTH = 12
 MAX_ROSTER_FORCES = 10
+# A list typed as text (armies/textlists.py): the chat export of a 300-entry list
+# with its platoons, fortifications and problems is under 1,000 lines of at most a
+# few hundred characters. The text's size is bounded by MAX_DOCUMENT_BYTES, as
+# pasted JSON is.
+MAX_TEXT_LIST_LINES = 2_000
+MAX_TEXT_LINE_LENGTH = 2_000
 
 # An error message quotes at most this much of what was sent.
 EXCERPT_LENGTH = 40
@@ -59,3 +65,15 @@ def excerpt(value: object, limit: int = EXCERPT_LENGTH) -> str:
             f"{text[:limit]}… ({len(value):,} characters)" if isinstance(value, str) else f"{text[:limit]}…"
         )
     return text
+
+
+# Platoon charts entered on the site (armies/services/platoon_charts.py): read by the
+# page's form, the API's serializers and the import of charts alike. A real chart has
+# one command, three or four combat and two or three support slots, each open to a
+# handful of units.
+CHART_NAME_MAX_LENGTH = 160  # PlatoonChart.name (the JSON catalogue format allows 200: longer is refused)
+CHART_ADVANTAGE_MAX_LENGTH = 2_000
+MAX_CHART_SLOTS = 20
+MAX_SLOT_UNITS = 100
+MAX_SLOT_CATEGORIES = 10
+MAX_CHARTS_IMPORTED = 60

@@ -38,6 +38,8 @@ PURE = {
     "rules.engine": {"core.errors"},
     "rules.matchup": {"core.errors", "rules.engine"},
     "armies.validation": {"core.errors", "armies.blocs"},
+    "armies.textlists": {"core.errors", "armies.blocs", "armies.validation", "armies.textnames"},
+    "armies.textnames": {"core.errors", "armies.blocs", "armies.validation"},
     "campaign.engine": {"core.errors", "armies.blocs"},
     "battles.judging": {"core.errors", "rules.engine"},
     "standings.engine": set(),

@@ -189,6 +189,8 @@ CALLERS: dict[str, tuple[str, Callable[[World], dict[str, int]]]] = {
     "reports_enter": ("organiser", _in_battle),
     "reports_resolve": ("organiser", _in_battle),
     "catalogue_import_start": ("organiser", lambda w: {}),
+    "platoon_chart_enter": ("organiser", lambda w: {"catalogue_id": w.running.catalogue_id or 0}),
+    "platoon_charts_import": ("organiser", lambda w: {"catalogue_id": w.running.catalogue_id or 0}),
     "notifications_preferences_set": ("organiser", lambda w: {}),
     "notifications_read": ("organiser", lambda w: {}),
     "rules_attack_odds": ("organiser", lambda w: {}),

@@ -1,0 +1,358 @@
+"""Platoon charts entered on the site by staff and campaign organisers.
+
+A chart is given in the JSON catalogue format's shape (docs/catalogue-format.md,
+"Platoon chart") and checked by that format's own reader, ``read_json_catalogue``,
+then against the catalogue it joins (its bloc, faction, units and categories).
+An entered chart is never changed or removed afterwards and imports of the
+catalogue leave it alone, so a registered list that claims it is always checked
+against the chart it was registered with ("Platoon charts entered on the site").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.text import slugify
+
+from armies.importers.jsoncatalogue import FORMAT, VERSION, read_json_catalogue, write_json_catalogue
+from armies.importers.types import (
+    CatalogueFormatError,
+    ParsedCatalogue,
+    ParsedPlatoonChart,
+    ParsedPlatoonSlot,
+    SlotRole,
+)
+from armies.models import Catalogue, Faction, PlatoonChart, Unit
+from armies.services.catalogue_store import chart_slots
+from armies.validation import limits
+from core.errors import ConflictError, DomainError, FieldProblem
+
+__all__ = [
+    "ChartsImported",
+    "PlatoonChartError",
+    "platoon_chart_enter",
+    "platoon_charts_export",
+    "platoon_charts_import",
+]
+
+
+class PlatoonChartError(DomainError):
+    """A chart that cannot join the catalogue; ``field`` is its path in the chart (``slots[2].units[0]``)."""
+
+
+@dataclass(frozen=True)
+class ChartsImported:
+    created: tuple[str, ...]
+    unchanged: tuple[str, ...]
+
+
+def platoon_chart_enter(*, catalogue: Catalogue, actor: Any, chart: Mapping[str, Any]) -> PlatoonChart:
+    """Add ``chart`` (one chart of the JSON catalogue format; its key may be left out) to ``catalogue``."""
+    item = dict(chart)
+    if not item.get("key") and isinstance(item.get("name"), str) and isinstance(item.get("bloc"), str):
+        item["key"] = _free_key(catalogue, item["bloc"], item["name"])
+    (parsed,) = _read(catalogue, [item], "")
+    with transaction.atomic():
+        Catalogue.objects.select_for_update().filter(pk=catalogue.pk).first()
+        if PlatoonChart.objects.filter(catalogue=catalogue, key=parsed.key).exists():
+            raise ConflictError(
+                "chart-key-taken", f"the catalogue already has a platoon chart called {parsed.key!r}", "key"
+            )
+        row = _store(catalogue, actor, parsed)
+        _bump(catalogue)
+    return row
+
+
+def platoon_charts_import(*, catalogue: Catalogue, actor: Any, document: Any) -> ChartsImported:
+    """Enter the platoon charts of a JSON catalogue document (its other parts are not read).
+
+    A chart the catalogue already has, entered exactly so, is left as it is (an import is
+    idempotent); one whose key the catalogue holds otherwise refuses the whole import.
+    """
+    if isinstance(document, Mapping) and document.get("units"):
+        raise PlatoonChartError(
+            "not-charts",
+            "this file holds units: a catalogue comes in through the catalogue import, and this import takes "
+            "a file of platoon charts as the charts' export writes it",
+            "units",
+        )
+    if isinstance(document, Mapping) and isinstance(document.get("platoon_charts"), list):
+        found = len(document["platoon_charts"])
+        if found > limits.MAX_CHARTS_IMPORTED:
+            raise PlatoonChartError(
+                "too-many-charts",
+                f"a file may bring at most {limits.MAX_CHARTS_IMPORTED} platoon charts (it has {found:,})",
+                "platoon_charts",
+            )
+    try:
+        parsed_all = read_json_catalogue(document, source="the file")
+    except CatalogueFormatError as error:
+        raise PlatoonChartError(
+            "chart-format", error.reason, (error.path or "$").removeprefix("$.")
+        ) from error
+    if not parsed_all.platoon_charts:
+        raise PlatoonChartError("no-charts", "the file holds no platoon chart", "platoon_charts")
+    charts = _read(catalogue, [_chart_json(chart) for chart in parsed_all.platoon_charts], "platoon_charts")
+    created: list[str] = []
+    unchanged: list[str] = []
+    with transaction.atomic():
+        Catalogue.objects.select_for_update().filter(pk=catalogue.pk).first()
+        existing = {row.key: row for row in PlatoonChart.objects.filter(catalogue=catalogue)}
+        for index, parsed in enumerate(charts):
+            row = existing.get(parsed.key)
+            if row is None:
+                _store(catalogue, actor, parsed)
+                created.append(parsed.name)
+            elif row.entered and _chart_json(_parsed(row)) == _chart_json(parsed):
+                unchanged.append(parsed.name)
+            else:
+                raise ConflictError(
+                    "chart-key-taken",
+                    f"the catalogue already has another platoon chart called {parsed.key!r} ({row.name})",
+                    f"platoon_charts[{index}].key",
+                )
+        if created:
+            _bump(catalogue)
+    return ChartsImported(tuple(created), tuple(unchanged))
+
+
+def platoon_charts_export(*, catalogue: Catalogue) -> dict[str, Any]:
+    """The catalogue's entered charts as a JSON catalogue document (no units: they are the catalogue's)."""
+    rows = PlatoonChart.objects.filter(catalogue=catalogue, entered=True).order_by("bloc", "name", "key")
+    return write_json_catalogue(
+        ParsedCatalogue(
+            name=f"{catalogue.name} {catalogue.version}"[: limits.CHART_NAME_MAX_LENGTH],
+            revision=catalogue.charts_revision,
+            source="platoon charts entered on the site",
+            bloc=None,
+            units=(),
+            platoon_charts=tuple(_parsed(row) for row in rows),
+        )
+    )
+
+
+# -- checking ------------------------------------------------------------------------------------
+
+
+def _read(catalogue: Catalogue, items: list[dict[str, Any]], prefix: str) -> list[ParsedPlatoonChart]:
+    """Check charts with the JSON catalogue format's reader, then against ``catalogue``."""
+    for index, item in enumerate(items):
+        _check_sizes(item, _at(prefix, index))
+    document = {"format": FORMAT, "version": VERSION, "name": "charts", "units": [], "platoon_charts": items}
+    try:
+        parsed = read_json_catalogue(document, source="the chart").platoon_charts
+    except CatalogueFormatError as error:
+        where = (error.path or "$").removeprefix("$.platoon_charts")
+        field = where.removeprefix("[0]").removeprefix(".") if not prefix else f"{prefix}{where}"
+        raise PlatoonChartError("chart-format", _in_words(error.reason, field), field) from error
+    facts = _CatalogueFacts(catalogue)
+    problems = [
+        problem for index, chart in enumerate(parsed) for problem in facts.check(chart, _at(prefix, index))
+    ]
+    if problems:
+        first = problems[0]
+        raise PlatoonChartError(first.code, first.message, first.field, problems=problems[:20])
+    return [facts.named_faction(chart) for chart in parsed]
+
+
+def _in_words(reason: str, field: str) -> str:
+    """The format's one rule whose schema message quotes the input instead of saying it."""
+    if reason.endswith("is not valid under any of the given schemas") and field.rstrip("]").endswith(
+        tuple(f"slots[{n}" for n in range(10))
+    ):
+        return "a slot names the units or the categories that may fill it"
+    return reason
+
+
+def _at(prefix: str, index: int) -> str:
+    return f"{prefix}[{index}]" if prefix else ""
+
+
+def _join(where: str, field: str) -> str:
+    return f"{where}.{field}" if where else field
+
+
+def _check_sizes(item: Any, where: str) -> None:
+    """Bounds the JSON catalogue format leaves open, counted before anything is read."""
+    slots = item.get("slots") if isinstance(item, Mapping) else None
+    if not isinstance(slots, list):
+        return
+    if len(slots) > limits.MAX_CHART_SLOTS:
+        raise PlatoonChartError(
+            "too-many-slots", f"a chart has at most {limits.MAX_CHART_SLOTS} slots", _join(where, "slots")
+        )
+    for index, slot in enumerate(slots):
+        for name, bound in (("units", limits.MAX_SLOT_UNITS), ("categories", limits.MAX_SLOT_CATEGORIES)):
+            value = slot.get(name) if isinstance(slot, Mapping) else None
+            if isinstance(value, list) and len(value) > bound:
+                raise PlatoonChartError(
+                    f"too-many-{name}",
+                    f"a slot names at most {bound} {name}",
+                    _join(where, f"slots[{index}].{name}"),
+                )
+        count = slot.get("count") if isinstance(slot, Mapping) else None
+        if isinstance(count, int) and count > limits.MAX_CHART_SLOTS:
+            raise PlatoonChartError(
+                "too-many-slots", f"a chart has at most {limits.MAX_CHART_SLOTS} slots",
+                _join(where, f"slots[{index}].count"),
+            )  # fmt: skip
+
+
+FACTION_COLUMN_LENGTH = PlatoonChart._meta.get_field("faction").max_length or 80
+
+
+class _CatalogueFacts:
+    """What a chart may name in one catalogue: its blocs, factions, units and categories (3 queries)."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.blocs = set(catalogue.bloc_rows.values_list("name", flat=True))
+        self.factions = {
+            key: (name, bloc)
+            for key, name, bloc in Faction.objects.filter(catalogue=catalogue).values_list(
+                "key", "name", "bloc"
+            )
+        }
+        self.faction_by_name = {name.casefold(): key for key, (name, _) in self.factions.items()}
+        units = Unit.objects.filter(catalogue=catalogue).values_list("key", "category")
+        self.units = {key for key, _ in units}
+        self.categories = {category for _, category in units if category}
+
+    def faction_key(self, text: str) -> str | None:
+        return text if text in self.factions else self.faction_by_name.get(text.casefold())
+
+    def named_faction(self, chart: ParsedPlatoonChart) -> ParsedPlatoonChart:
+        """The chart with its faction given by name, as the catalogues give it."""
+        key = self.faction_key(chart.faction) if chart.faction else None
+        if key is None:
+            return chart
+        return ParsedPlatoonChart(
+            chart.key, chart.name, chart.bloc, chart.slots, self.factions[key][0], chart.advantage
+        )
+
+    def check(self, chart: ParsedPlatoonChart, where: str) -> Iterable[FieldProblem]:
+        if len(chart.name) > limits.CHART_NAME_MAX_LENGTH:
+            yield FieldProblem(
+                _join(where, "name"),
+                "chart-name",
+                f"a chart's name is at most {limits.CHART_NAME_MAX_LENGTH} characters",
+            )
+        if chart.bloc not in self.blocs:
+            yield FieldProblem(
+                _join(where, "bloc"), "chart-bloc",
+                f"{chart.bloc!r} is not a bloc of this catalogue ({', '.join(sorted(self.blocs))})",
+            )  # fmt: skip
+        if chart.faction:
+            key = self.faction_key(chart.faction)
+            if key is None or len(self.factions[key][0]) > FACTION_COLUMN_LENGTH:
+                yield FieldProblem(
+                    _join(where, "faction"),
+                    "chart-faction",
+                    f"this catalogue has no faction {chart.faction!r}",
+                )
+            elif self.factions[key][1] != chart.bloc:
+                yield FieldProblem(
+                    _join(where, "faction"), "chart-faction",
+                    f"{self.factions[key][0]} is a faction of {self.factions[key][1]}, not of {chart.bloc}",
+                )  # fmt: skip
+        roles = [slot.role for slot in chart.slots]
+        if roles.count("command") != 1:
+            yield FieldProblem(_join(where, "slots"), "chart-command", "a chart has exactly one command slot")
+        if "combat" not in roles:
+            yield FieldProblem(_join(where, "slots"), "chart-combat", "a chart has at least one combat slot")
+        if sum(slot.count for slot in chart.slots) > limits.MAX_CHART_SLOTS:
+            yield FieldProblem(
+                _join(where, "slots"), "too-many-slots", f"a chart has at most {limits.MAX_CHART_SLOTS} slots"
+            )
+        for index, slot in enumerate(chart.slots):
+            yield from self._check_slot(slot, _join(where, f"slots[{index}]"))
+
+    def _check_slot(self, slot: ParsedPlatoonSlot, where: str) -> Iterable[FieldProblem]:
+        if not slot.units and not slot.categories:
+            yield FieldProblem(
+                where, "slot-empty", "a slot names the units or the categories that may fill it"
+            )
+        for index, key in enumerate(slot.units):
+            if key not in self.units:
+                yield FieldProblem(
+                    f"{where}.units[{index}]", "slot-unknown-unit", f"this catalogue has no unit {key!r}"
+                )
+        for index, category in enumerate(slot.categories):
+            if category not in self.categories:
+                yield FieldProblem(
+                    f"{where}.categories[{index}]", "slot-unknown-category",
+                    f"no unit of this catalogue is of the category {category!r}",
+                )  # fmt: skip
+
+
+# -- storing -------------------------------------------------------------------------------------
+
+
+def _store(catalogue: Catalogue, actor: Any, chart: ParsedPlatoonChart) -> PlatoonChart:
+    keys_by_category: dict[str, list[str]] = {}
+    for key, category in Unit.objects.filter(catalogue=catalogue).values_list("key", "category"):
+        keys_by_category.setdefault(category, []).append(key)
+    slots = chart_slots(chart.slots, keys_by_category)
+    for slot, listed in zip(slots, _listed(chart.slots), strict=True):
+        slot["listed"] = listed  # the units named, apart from those of its categories: for the export
+    return PlatoonChart.objects.create(
+        catalogue=catalogue, key=chart.key, name=chart.name, bloc=chart.bloc, faction=chart.faction or "",
+        slots=slots, advantage=chart.advantage or "", entered=True,
+        entered_by=actor if getattr(actor, "is_authenticated", False) else None, entered_at=timezone.now(),
+    )  # fmt: skip
+
+
+def _listed(slots: Iterable[ParsedPlatoonSlot]) -> list[list[str]]:
+    """Each stored slot's own units, in the order ``chart_slots`` writes the slots (counts spelled out)."""
+    return [sorted(slot.units) for slot in slots for _ in range(max(1, slot.count))]
+
+
+def _bump(catalogue: Catalogue) -> None:
+    Catalogue.objects.filter(pk=catalogue.pk).update(charts_revision=F("charts_revision") + 1)
+    catalogue.refresh_from_db(fields=["charts_revision"])
+
+
+def _free_key(catalogue: Catalogue, bloc: str, name: str) -> str:
+    def slug(text: str) -> str:  # the JSON catalogue format's keys: letters, digits, '-' and '.'
+        return re.sub(r"[^a-z0-9]+", "-", slugify(text)).strip("-")
+
+    base = f"{slug(bloc) or 'bloc'}.{slug(name) or 'platoon'}"[:100].strip("-.")
+    taken = set(
+        PlatoonChart.objects.filter(catalogue=catalogue, key__startswith=base).values_list("key", flat=True)
+    )
+    return next(key for n in range(1, 10_000) if (key := base if n == 1 else f"{base}-{n}") not in taken)
+
+
+def _parsed(row: PlatoonChart) -> ParsedPlatoonChart:
+    """A stored chart as the JSON catalogue format reads it: one slot per stored slot."""
+    return ParsedPlatoonChart(
+        key=row.key,
+        name=row.name,
+        bloc=row.bloc,
+        slots=tuple(
+            ParsedPlatoonSlot(
+                role=_role(slot["role"]),
+                required=bool(slot.get("required")),
+                units=tuple(slot.get("listed", slot.get("units", ()))),
+                categories=tuple(slot.get("categories", ())),
+                name=slot.get("name"),
+            )
+            for slot in row.slots
+        ),
+        faction=row.faction or None,
+        advantage=row.advantage or None,
+    )
+
+
+def _role(role: str) -> SlotRole:
+    return "command" if role == "command" else "support" if role == "support" else "combat"
+
+
+def _chart_json(chart: ParsedPlatoonChart) -> dict[str, Any]:
+    document = write_json_catalogue(ParsedCatalogue("x", 0, "", None, (), platoon_charts=(chart,)))
+    return dict(document["platoon_charts"][0])

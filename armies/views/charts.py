@@ -1,0 +1,148 @@
+"""A catalogue's platoon charts: shown to anyone, entered, imported and exported by staff and organisers."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from armies import selectors
+from armies import validation as v
+from armies.chart_forms import ChartsFileForm, PlatoonChartForm, slot_rows
+from armies.models import Catalogue, PlatoonChart
+from armies.permissions import can_enter_platoon_chart
+from armies.services import platoon_charts as charts
+from core.errors import DomainError
+from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
+
+ROLE_WORDS = {"command": "Command", "combat": "Combat", "support": "Support"}
+UNITS_SHOWN = 12  # of a slot open to a whole category, the page names this many units and counts the rest
+
+
+@dataclass(frozen=True)
+class SlotLine:
+    name: str
+    role: str
+    required: bool
+    units: list[str]
+    more: int
+    categories: list[str]
+
+
+@dataclass(frozen=True)
+class ChartCard:
+    chart: PlatoonChart
+    slots: list[SlotLine]
+    entered_by: str
+
+
+def _cards(catalogue: Catalogue, plain: v.Catalogue) -> list[ChartCard]:
+    cards = []
+    for chart in selectors.platoon_charts_for_page(catalogue=catalogue):
+        lines = []
+        for slot in chart.slots:
+            own = (
+                slot.get("listed", slot.get("units", [])) if slot.get("categories") else slot.get("units", [])
+            )
+            names = sorted(plain.unit_by_key[key].name if key in plain.unit_by_key else key for key in own)
+            lines.append(
+                SlotLine(
+                    name=str(slot.get("name") or ROLE_WORDS.get(slot.get("role", ""), "")),
+                    role=ROLE_WORDS.get(slot.get("role", ""), ""),
+                    required=bool(slot.get("required")),
+                    units=names[:UNITS_SHOWN],
+                    more=max(0, len(names) - UNITS_SHOWN),
+                    categories=list(slot.get("categories", [])),
+                )
+            )
+        who = chart.entered_by.display_name or chart.entered_by.username if chart.entered_by else ""
+        cards.append(ChartCard(chart, lines, who))
+    return cards
+
+
+def _page(request: HtmxHttpRequest, catalogue: Catalogue, form: PlatoonChartForm | None,
+          file_form: ChartsFileForm | None, status: int = 200) -> HttpResponse:  # fmt: skip
+    plain = selectors.catalogue_for_validation(catalogue=catalogue)
+    rows = None
+    if form is not None:
+        rows = [
+            (title, form[f"{prefix}_units"], form[f"{prefix}_categories"],
+             form[f"{prefix}_required"] if f"{prefix}_required" in form.fields else None)
+            for prefix, title, _role in slot_rows()
+        ]  # fmt: skip
+    context = {
+        "catalogue": catalogue, "cards": _cards(catalogue, plain), "form": form, "slot_rows": rows,
+        "head_fields": [form[name] for name in ("name", "bloc", "faction", "advantage")] if form else [],
+        "file_form": file_form,
+    }  # fmt: skip
+    return render(request, "armies/catalogues/charts.html", context, status=status)
+
+
+def _form(catalogue: Catalogue, data: object = None) -> PlatoonChartForm:
+    plain = selectors.catalogue_for_validation(catalogue=catalogue)
+    categories = selectors.category_names(catalogue=catalogue)
+    return PlatoonChartForm(data, catalogue=plain, categories=categories)
+
+
+@require_http_methods(["GET", "POST"])
+def platoon_charts(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    catalogue = get_object_or_404(Catalogue, pk=pk)
+    may_enter = can_enter_platoon_chart(request.user, catalogue)
+    if request.method == "POST" and not may_enter:
+        raise PermissionDenied("only staff and the organisers of a campaign on this catalogue enter charts")
+    form = _form(catalogue, bound(request)[0]) if may_enter else None
+    if request.method == "POST" and form is not None:
+        if form.is_valid():
+            try:
+                row = charts.platoon_chart_enter(
+                    catalogue=catalogue, actor=acting_user(request), chart=form.chart()
+                )
+            except DomainError as exc:
+                form.add_error(form.field_for(exc.field), form_refusal(exc))
+            else:
+                messages.success(
+                    request, f"Added the platoon chart {row.name}. The list builder offers it now."
+                )
+                return redirect("armies:catalogue_platoon_charts", pk=catalogue.pk)
+        return _page(request, catalogue, form, ChartsFileForm(), status=400)
+    return _page(request, catalogue, form, ChartsFileForm() if may_enter else None)
+
+
+@require_POST
+def platoon_charts_import(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    catalogue = get_object_or_404(Catalogue, pk=pk)
+    if not can_enter_platoon_chart(request.user, catalogue):
+        raise PermissionDenied("only staff and the organisers of a campaign on this catalogue import charts")
+    file_form = ChartsFileForm(*bound(request))
+    if file_form.is_valid():
+        try:
+            done = charts.platoon_charts_import(
+                catalogue=catalogue, actor=acting_user(request), document=file_form.cleaned_data["file"]
+            )
+        except DomainError as exc:
+            file_form.add_error("file", form_refusal(exc))
+        else:
+            added = len(done.created)
+            kept = f"; {len(done.unchanged)} it had already" if done.unchanged else ""
+            messages.success(request, f"Imported {added} platoon chart{'' if added == 1 else 's'}{kept}.")
+            return redirect("armies:catalogue_platoon_charts", pk=catalogue.pk)
+    return _page(request, catalogue, _form(catalogue), file_form, status=400)
+
+
+@require_safe
+def platoon_charts_export(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    catalogue = get_object_or_404(Catalogue, pk=pk)
+    document = charts.platoon_charts_export(catalogue=catalogue)
+    response = HttpResponse(
+        json.dumps(document, indent=2, ensure_ascii=False) + "\n",
+        content_type="application/json; charset=utf-8",
+    )
+    name = slugify(f"{catalogue.name} {catalogue.version} platoon charts") or "platoon-charts"
+    response["Content-Disposition"] = f'attachment; filename="{name}.json"'
+    return response
