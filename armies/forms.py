@@ -14,7 +14,7 @@ from django.http import QueryDict
 
 from armies import validation as v
 from armies.blocs import BLOC_CHOICES
-from armies.list_intake import ListTextError, list_read
+from armies.list_intake import ListTextError, TextListError, list_read
 from armies.models import ArmyList, Catalogue, UnitType
 from armies.selectors import CatalogueMissingError
 from armies.services.catalogue_import import MAX_UPLOAD_FILES
@@ -330,6 +330,9 @@ class ListDocumentForm(forms.Form):
             if exc.code == "roster-bloc-missing":
                 self.add_error("bloc", forms.ValidationError(exc.message, code=exc.code))
                 return
+            if isinstance(exc, TextListError):
+                self.format_errors = list(exc.errors)
+                raise forms.ValidationError("The text could not be read as a list.", code=exc.code) from exc
             if exc.code != "list-format":
                 raise forms.ValidationError(exc.message, code=exc.code) from exc
             if isinstance(exc, ListTextError):

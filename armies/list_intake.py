@@ -6,7 +6,8 @@ content, never by a file's name:
 - a zip (its first bytes ``PK\\x03\\x04``) is a ``.rosz``: a BattleScribe roster zipped;
 - XML is a ``.ros``: a BattleScribe roster;
 - JSON with a ``roster`` object is a New Recruit export; other JSON is our list format;
-- anything else is plain text (see ``_plain_text``).
+- anything else is a list typed as text: the site's chat export or "Unit name (AP)" lines, matched by
+  name against the catalogue (``armies/textlists.py``).
 
 A roster is matched against a catalogue (the one asked for, else the newest BattleScribe one) and
 comes back as a document of our format, with the warnings of its import; a document of our format
@@ -35,14 +36,22 @@ from armies.rosters import (
     roster_from_new_recruit,
 )
 from armies.rosters.read import check_roster_size, is_zip
+from armies.textlists import read_text_list
 from armies.validation import limits
 from armies.validation.listformat import json_document_from_text
 
-__all__ = ["ListIntake", "ListTextError", "list_read"]
+__all__ = ["ListIntake", "ListTextError", "TextListError", "list_read"]
 
 
 class ListTextError(v.ListFormatError):
     """Text that is not a list at all: not JSON, broken JSON, or too large to read."""
+
+
+class TextListError(v.ListFormatError):
+    """Text read as a list typed by hand that names no unit, or lines that cannot be read: each sentence
+    says which line and why (with close matches for a misspelt name)."""
+
+    default_code = "text-list-unreadable"
 
 
 def _json_text(text: str) -> Any:
@@ -57,11 +66,12 @@ class ListIntake:
     document: dict[str, Any]  # our list format, checked
     plain: v.ArmyList
     warnings: tuple[ImportWarning, ...]
-    source: str  # "list", "ros", "rosz" or "new-recruit"
-    catalogue: Catalogue | None  # the catalogue a roster was matched against; None for our format
+    source: str  # "list", "ros", "rosz", "new-recruit" or "text"
+    catalogue: Catalogue | None  # the catalogue a roster or a text was matched against; None for our format
 
     @property
     def from_roster(self) -> bool:
+        """Matched against a catalogue by this reader (a roster or a text), not a document of our format."""
         return self.source != "list"
 
 
@@ -98,15 +108,33 @@ def list_read(
             # A New Recruit export repeats every card's text: it may be larger than a list of ours.
             return _from_json(_large_json(text), catalogue, bloc)
         return _from_json(_json_text(text), catalogue, bloc)
-    return _plain_text(text)
+    return _plain_text(text, catalogue, bloc)
 
 
-def _plain_text(text: str) -> ListIntake:
-    # TEXT LISTS (issue 21, part 2): the lead calls the text-list reader here
-    # (armies/textlists.py: "Unit name (AP)" lines and the site's chat export, matched by name
-    # against the catalogue), returning its ListIntake. Until then plain text keeps today's sentence.
-    _json_text(text)
-    raise AssertionError("json_document_from_text refuses text that is not JSON")  # pragma: no cover
+def _plain_text(text: str, catalogue: Catalogue | None, bloc: str | None) -> ListIntake:
+    if len(text) > limits.MAX_DOCUMENT_BYTES:
+        _json_text(text)  # refused with the size it may have, as pasted JSON is
+    catalogue = catalogue or selectors.catalogue_default()
+    if catalogue is None:
+        raise selectors.CatalogueMissingError("no catalogue imported yet")
+    plain_catalogue = selectors.catalogue_for_validation(catalogue=catalogue)
+    try:
+        read = read_text_list(
+            text,
+            plain_catalogue.units,
+            catalogue_version=plain_catalogue.version,
+            charts=plain_catalogue.platoon_charts,
+            factions=plain_catalogue.factions,
+            bloc=bloc,
+        )
+    except v.ListFormatError as exc:
+        # Each sentence names its line already: the sentences alone, the first as the message.
+        raise TextListError("$", exc.message, tuple(("$", why) for _where, why in exc.errors)) from exc
+    warnings = tuple(ImportWarning(problem.code, problem.message, problem.field) for problem in read.warnings)
+    plain = v.army_list_from_json(read.document)
+    return ListIntake(
+        document=read.document, plain=plain, warnings=warnings, source="text", catalogue=catalogue
+    )
 
 
 def _large_json(text: str) -> Any:

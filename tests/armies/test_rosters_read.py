@@ -222,12 +222,22 @@ def test_it_refuses_a_roster_file_over_the_size_bound(real_catalogue):
     assert f"{limits.MAX_ROSTER_BYTES // 1024:,} kB" in error.message
 
 
-def test_it_keeps_todays_sentence_for_plain_text(real_catalogue):
-    with pytest.raises(v.ListFormatError) as caught:
-        list_read(data="Rattlesnake (8)")
+def test_text_naming_units_is_read_as_a_list_typed_by_hand(real_catalogue):
+    intake = list_read(data="Rattlesnake (8)", catalogue=real_catalogue)
 
-    assert caught.value.code == "list-format"
-    assert "plain text, not a list in the JSON format" in caught.value.message
+    assert intake.source == "text"
+    assert [entry.unit for entry in intake.plain.entries] == [
+        unit.key for unit in real_catalogue.units.filter(name="Rattlesnake")
+    ][:1]
+
+
+def test_text_naming_no_unit_gets_a_sentence_not_a_json_error(real_catalogue):
+    with pytest.raises(v.ListFormatError) as caught:
+        list_read(data="hello there, general", catalogue=real_catalogue)
+
+    assert caught.value.code == "text-list-unreadable"
+    assert "No line of this text names a unit of the catalogue" in caught.value.message
+    assert "JSON" not in caught.value.message
 
 
 # --------------------------------------------------------------------------- the .rosz round trip

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from armies import selectors
 from armies import validation as v
 from armies.blocs import Bloc
-from armies.list_intake import list_read
+from armies.list_intake import TextListError, list_read
 from armies.models import Catalogue
 
 
@@ -74,9 +74,12 @@ class Command(BaseCommand):
                 terms=terms,
             )
         except v.ListFormatError as exc:
+            sentences = exc.code.startswith("roster-") or exc.code == TextListError.default_code
             for where, reason in exc.errors:
-                self.stderr.write(reason if exc.code.startswith("roster-") else f"{where}: {reason}")
+                self.stderr.write(reason if sentences else f"{where}: {reason}")
             what = "a roster" if exc.code.startswith("roster-") else "an army list in the JSON list format"
+            if exc.code == TextListError.default_code:
+                what = "a list: its text names no unit of the catalogue on some lines"
             if exc.code == "roster-bloc-missing":
                 what = "a roster with a bloc (choose one with --bloc)"
             raise CommandError(f"the file is not {what}", returncode=2) from exc
