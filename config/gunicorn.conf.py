@@ -52,10 +52,13 @@ backlog = 64
 timeout = 30
 # On a restart (deploy, HUP) a worker finishes the request it serves, up to as long as a request may take.
 graceful_timeout = 30
-# Replace each worker after about a thousand requests (jittered so that they never restart together): a
-# large page's memory is given back to the system instead of kept for the process's life.
-max_requests = 1000
-max_requests_jitter = 100
+# Replace each worker after about 20,000 requests (jittered so that they never restart together): what a
+# worker's memory grew to is given back now and then. Not after 1,000: a worker starts in about 1.5 s of
+# CPU (Django, the URLs, the templates) and its caches start empty, so at 50 requests a second each worker
+# was replaced every 20 s, a tenth of the site's CPU spent starting workers and one worker of two away
+# meanwhile (issue 19). Memory stays bounded without it: every per-process cache is (README "Benchmarks").
+max_requests = 20_000
+max_requests_jitter = 2_000
 # Seconds an idle client connection is kept open for its next request (nginx's upstream keep-alive must
 # stay shorter than this); it holds one of worker_connections meanwhile.
 keepalive = 5

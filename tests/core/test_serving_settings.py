@@ -92,7 +92,9 @@ def test_gunicorn_refuses_fast_when_overloaded_rather_than_queueing(monkeypatch)
     assert conf["worker_connections"] <= 4 * conf["threads"]
     assert conf["timeout"] <= 30
     assert conf["graceful_timeout"] <= conf["timeout"]
-    assert (conf["max_requests"], conf["max_requests_jitter"]) == (1000, 100)
+    # Replaced now and then, but rarely: a worker takes 1.5 s of CPU to start, with empty caches.
+    assert conf["max_requests"] >= 10_000
+    assert 0 < conf["max_requests_jitter"] < conf["max_requests"]
     assert conf["control_socket_disable"] is True
 
 
