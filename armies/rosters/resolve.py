@@ -17,9 +17,11 @@ is which of our units), so it runs without a database. What it decides:
   roster name and id) in a ``roster-entry-unknown`` warning and the rest still imports.
 
 - a unit nested in another (a commissar offered by its squad, an add-on of the data) joins it.
+- a selection's notes written by our export (``armies.rosters.notes``) give back the unit it joins
+  or pilots and whether it goes to reserve.
 
-What a roster cannot say (a hero joined to a unit, a pilot seated, platoons claimed) is left
-unset; the validator's verdict on the imported list says what is missing.
+What a roster cannot say otherwise (a hero joined to a unit, a pilot seated, platoons claimed) is
+left unset; the validator's verdict on the imported list says what is missing.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from armies.blocs import Bloc
+from armies.rosters.notes import read_unit_notes
 from armies.rosters.read import Roster, RosterError, RosterForce, RosterSelection
 from armies.validation import limits
 from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION
@@ -111,6 +114,8 @@ def resolve_roster(
                 fortifications.append(
                     {"id": f"f{len(fortifications) + 1}", "kind": "bunker", "unit": entry_id}
                 )
+    for pick in picks:
+        _apply_notes(pick, entries)
     points_limit = roster.points_limit
     if points_limit is None:
         points_limit = DEFAULT_POINTS_LIMIT
@@ -144,6 +149,22 @@ def _entry(entry_id: str, unit: str, *, captured: bool, joined_to: str | None) -
         "id": entry_id, "unit": unit, "joined_to": joined_to, "pilot_of": None, "captured": captured,
         "reserve": False, "platoon": None, "slot": None,
     }  # fmt: skip
+
+
+def _apply_notes(pick: _Pick, entries: list[dict[str, Any]]) -> None:
+    """What our export said in a selection's notes: the unit it joins or pilots (by its place in the
+    roster, as entries are numbered here) and whether it goes to reserve."""
+    said = read_unit_notes(pick.selection.notes)
+    by_number = {number: entry["id"] for number, entry in enumerate(entries, start=1)}
+    for entry in entries:
+        if entry["id"] not in pick.entry_ids:
+            continue
+        joins, pilots = by_number.get(said.joins or 0), by_number.get(said.pilots or 0)
+        if joins and joins != entry["id"] and entry["joined_to"] is None:
+            entry["joined_to"] = joins
+        if pilots and pilots != entry["id"]:
+            entry["pilot_of"] = pilots
+        entry["reserve"] = entry["reserve"] or said.reserve
 
 
 def _check_room(count: int) -> None:

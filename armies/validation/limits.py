@@ -42,6 +42,8 @@ MAX_ROSTER_BYTES = 1024 * 1024
 MAX_ROSTER_SELECTIONS = 3_000
 MAX_ROSTER_DEPTH = 12
 MAX_ROSTER_FORCES = 10
+# How much of a selection's customNotes is kept: our export's lines about a unit are under 200.
+MAX_ROSTER_NOTES_LENGTH = 2_000
 # A list typed as text (armies/textlists.py): the chat export of a 300-entry list
 # with its platoons, fortifications and problems is under 1,000 lines of at most a
 # few hundred characters. The text's size is bounded by MAX_DOCUMENT_BYTES, as
