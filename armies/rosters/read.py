@@ -84,6 +84,7 @@ class Roster:
     points_limit: int | None
     forces: tuple[RosterForce, ...]
     shape: str  # "ros", "rosz" or "new-recruit"
+    notes: str = ""  # the roster's customNotes
 
 
 class _Node(Protocol):
@@ -252,6 +253,7 @@ def _roster(root: _Node, shape: str) -> Roster:
         points_limit=_points_limit(root),
         forces=tuple(_force(force, budget) for force in forces),
         shape=shape,
+        notes=root.text("customNotes")[: limits.MAX_ROSTER_NOTES_LENGTH],
     )
 
 

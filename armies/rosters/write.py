@@ -14,7 +14,7 @@ squad offers sits inside that squad as the squad's own choice.
 What a roster has no place for (a hero joined to a unit, a pilot seated, reserves, platoons,
 fortifications bought outright, the faction claimed, the side played) is said in the
 ``customNotes`` of the selection or of the roster (``armies.rosters.notes``), and our import reads
-the unit lines back. A catalogue imported before the ids were kept (or a JSON one) has none: each
+it back. A catalogue imported before the ids were kept (or a JSON one) has none: each
 unit is then one selection named by its own entry id (its key when it has none) in forces named
 only by catalogue name, as the first export wrote them (docs/army-list-format.md, "Export: .rosz").
 """

@@ -13,11 +13,11 @@ import pytest
 from armies import selectors
 from armies.importers.bsxml import local
 from armies.list_intake import list_read
-from armies.models import ArmyList, CapturedVehicle, Catalogue, Unit
+from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, Unit
 from armies.rosters import roster_to_xml
 from armies.services import army_lists as lists
 from tests.armies.roster_files import catalogue_root, force_entry_ids, game_system_root, pick
-from tests.factories import ArmyListFactory
+from tests.factories import ArmyListFactory, PlatoonChartFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -244,6 +244,57 @@ def test_it_round_trips_a_list_of_group_picks_mercenaries_a_captured_vehicle_a_c
 
         assert intake.warnings == ()
         assert intake.document == each.content
+
+
+def _with_a_platoon_chart(real_catalogue: Catalogue) -> Catalogue:
+    """The real catalogue with a chart entered on the site (the data has none): a fresh row, so the
+    module's catalogue keeps its own cached view once the test's transaction is rolled back."""
+    PlatoonChartFactory(
+        catalogue=real_catalogue, key="ranger-platoon", name="Ranger Platoon: Bravo", entered=True
+    )
+    Catalogue.objects.filter(pk=real_catalogue.pk).update(charts_revision=real_catalogue.charts_revision + 1)
+    return Catalogue.objects.get(pk=real_catalogue.pk)
+
+
+def test_it_round_trips_the_faction_side_platoons_and_fortifications_through_the_notes(
+    real_catalogue, player
+):
+    catalogue = _with_a_platoon_chart(real_catalogue)
+    faction = Faction.objects.filter(catalogue=catalogue, bloc="Allies").order_by("key").first()
+    assert faction is not None
+    army_list = _list(player, catalogue, "Allies", "allies.bravo-company-ranger-command-squad",
+                      "allies.rattlesnake", "allies.field-phaser")  # fmt: skip
+    lists.army_list_update_settings(army_list=army_list, name="Notes run", bloc="Allies", points_limit=150,
+                                    faction=faction.key, role="defender")  # fmt: skip
+    lists.army_list_add_platoon(army_list=army_list, chart_key="ranger-platoon")
+    lists.army_list_update_entry(army_list=army_list, entry_id="e2", platoon="p1", slot="support-1")
+    lists.army_list_update_entry(army_list=army_list, entry_id="e1", platoon="p1", slot="command")
+    lists.army_list_add_fortification(army_list=army_list, kind="bunker", unit_entry="e3")
+    lists.army_list_add_fortification(army_list=army_list, kind="strongpoint")
+    army_list.refresh_from_db()
+    assert army_list.content["platoons"][0]["members"] == ["e2", "e1"]
+
+    rosz = selectors.army_list_rosz(army_list=army_list, filename="notes.ros")
+    intake = list_read(data=rosz, catalogue=catalogue)
+
+    assert intake.warnings == ()
+    assert intake.document == army_list.content
+
+
+def test_it_warns_of_a_platoon_whose_chart_the_catalogue_lacks(real_catalogue, player):
+    catalogue = _with_a_platoon_chart(real_catalogue)
+    army_list = _list(player, catalogue, "Allies", "allies.bravo-company-ranger-command-squad")
+    lists.army_list_add_platoon(army_list=army_list, chart_key="ranger-platoon")
+    lists.army_list_update_entry(army_list=army_list, entry_id="e1", platoon="p1", slot="command")
+    army_list.refresh_from_db()
+    xml = _xml(army_list.content, catalogue)
+
+    intake = list_read(data=xml, catalogue=real_catalogue)
+
+    assert [warning.code for warning in intake.warnings] == ["roster-note-unread"]
+    assert "Ranger Platoon: Bravo" in intake.warnings[0].message
+    assert intake.document["platoons"] == []
+    assert intake.document["entries"][0]["platoon"] is None
 
 
 def test_it_exports_a_catalogue_that_kept_no_ids_as_the_first_export_did(real_catalogue, player):
