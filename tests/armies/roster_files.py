@@ -162,7 +162,9 @@ def zipped(*files: tuple[str, bytes]) -> bytes:
 def _json_node(element: ET.Element) -> dict[str, Any]:
     node: dict[str, Any] = dict(element.attrib)
     for child in element:
-        if len(child) or not child.attrib:
+        if not len(child) and not child.attrib and (child.text or "").strip():
+            node[local(child.tag)] = {"$text": (child.text or "").strip()}  # customNotes
+        elif len(child) or not child.attrib:
             node[local(child.tag)] = [_json_node(grandchild) for grandchild in child]
     if element.text and element.text.strip():
         node["$text"] = element.text.strip()

@@ -16,7 +16,7 @@ from armies.list_intake import list_read
 from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, Unit
 from armies.rosters import roster_to_xml
 from armies.services import army_lists as lists
-from tests.armies.roster_files import catalogue_root, force_entry_ids, game_system_root, pick
+from tests.armies.roster_files import catalogue_root, force_entry_ids, game_system_root, new_recruit, pick
 from tests.factories import ArmyListFactory, PlatoonChartFactory
 
 pytestmark = pytest.mark.django_db
@@ -98,6 +98,22 @@ def test_it_keeps_the_chain_of_entries_of_a_unit_picked_inside_a_group(real_cata
     assert [step["name"] for step in path] == [bushmaster.get("name"), "Rattlesnake"]
     assert path[0]["group"] == ""
     assert path[1]["group"] != ""
+
+
+def test_it_keeps_a_roster_entry_for_every_unit_and_chart_line_of_the_real_data(real_catalogue):
+    files = real_catalogue.roster_files["catalogues"]
+    captured_id = catalogue_root("Captured_Vehicles").get("id")
+    units = list(Unit.objects.filter(catalogue=real_catalogue))
+    lines = list(CapturedVehicle.objects.filter(catalogue=real_catalogue))
+
+    for unit in units:
+        assert unit.roster_entry["catalogue"] in files, unit.key
+        assert unit.roster_entry["path"][-1]["id"].rsplit("::", 1)[-1] == unit.source_id, unit.key
+    for line in lines:
+        assert line.roster_entry["catalogue"] == captured_id, line.unit_key
+    picks = [unit.key for unit in units if len(unit.roster_entry["path"]) == 2]
+    assert "allies.rattlesnake" in picks
+    assert len(picks) >= 30  # "about 40 units are picks inside a group" (issue 21)
 
 
 def test_it_keeps_the_captured_catalogues_own_entry_for_a_captured_vehicle(real_catalogue):
@@ -244,6 +260,19 @@ def test_it_round_trips_a_list_of_group_picks_mercenaries_a_captured_vehicle_a_c
 
         assert intake.warnings == ()
         assert intake.document == each.content
+
+
+def test_it_reads_the_notes_back_from_the_same_roster_as_new_recruit_exports_it(real_catalogue, player):
+    army_list = _list(player, real_catalogue, "Allies", "allies.rattlesnake", "allies.tom",
+                      "allies.bravo-company-ranger-command-squad", "allies.captain-ledger")  # fmt: skip
+    lists.army_list_update_entry(army_list=army_list, entry_id="e2", pilot_of="e1")
+    lists.army_list_update_entry(army_list=army_list, entry_id="e4", joined_to="e3")
+    army_list.refresh_from_db()
+
+    intake = list_read(data=new_recruit(_xml(army_list.content, real_catalogue)), catalogue=real_catalogue)
+
+    assert intake.source == "new-recruit"
+    assert intake.document == army_list.content
 
 
 def _with_a_platoon_chart(real_catalogue: Catalogue) -> Catalogue:
