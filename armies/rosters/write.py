@@ -78,6 +78,10 @@ class _Written:
     key: str
     selection: ET.Element  # the unit's own (innermost) selection
     chain: list[str]
+    # Whether the unit's choices (its commissars, its Bunker) are those of its own selection: the
+    # import reads them from the unit's root entry, so a pick inside a group or the captured
+    # catalogue's copy writes them by name and id only.
+    offers: bool = False
 
 
 def roster_to_xml(document: Mapping[str, Any], catalogue: Catalogue, ids: RosterIds) -> bytes:
@@ -120,6 +124,7 @@ def roster_to_xml(document: Mapping[str, Any], catalogue: Catalogue, ids: Roster
             holder = _child(force, "selections")
             if path:
                 written[entry["id"]] = _chain(holder, [], entry["id"], path, cost, profile.key)
+                written[entry["id"]].offers = len(path) == 1 and not entry["captured"]
             else:
                 selection = _selection(holder, entry["id"], profile.name, ids.source_ids.get(profile.key)
                                        or profile.key, cost)  # fmt: skip
@@ -195,7 +200,7 @@ def _chain(holder: ET.Element, prefix: list[str], selection_id: str, path: list[
 def _add_on(parent: _Written, selection_id: str, profile: UnitProfile, cost: int, ids: RosterIds) -> _Written:
     """A commissar inside the squad it joins: the squad's own choice of it, when the catalogue kept it."""
     own_id = ids.source_ids.get(profile.key, "")
-    step = ids.offer(parent.key, own_id) if parent.chain and own_id else None
+    step = ids.offer(parent.key, own_id) if parent.offers and own_id else None
     holder = _child(parent.selection, "selections")
     if step is not None:
         return _chain(holder, parent.chain, selection_id, [step], cost, profile.key)
@@ -204,7 +209,7 @@ def _add_on(parent: _Written, selection_id: str, profile: UnitProfile, cost: int
 
 
 def _bunker(unit: _Written, entry_id: str, ids: RosterIds) -> None:
-    step = ids.offer(unit.key, name=BUNKER_CHOICE) if unit.chain else None
+    step = ids.offer(unit.key, name=BUNKER_CHOICE) if unit.offers else None
     holder = _child(unit.selection, "selections")
     if step is not None:
         _chain(holder, unit.chain, f"{entry_id}-bunker", [step], FREE_COST["bunker"], "")
