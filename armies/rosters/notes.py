@@ -23,8 +23,10 @@ ROSTER_HEADING = (
 _JOINS = re.compile(rf"^{PREFIX} joins unit (\d+) of this list\b", re.MULTILINE)
 _PILOTS = re.compile(rf"^{PREFIX} pilots unit (\d+) of this list\b", re.MULTILINE)
 _RESERVE = re.compile(rf"^{PREFIX} in reserve\.$", re.MULTILINE)
-# The slot is what follows the first ", slot " (slot names hold no comma).
-_MEMBER = re.compile(rf"^{PREFIX} in platoon (\d+)\b.*?(?:, slot ([^,]+))?\.$", re.MULTILINE)
+# The slot is what follows the last ", slot " (slot names hold no comma). Every pattern here runs
+# in time linear in the line: the notes come from files a user uploads.
+_MEMBER = re.compile(rf"^{PREFIX} in platoon (\d+)\b(.*)\.$", re.MULTILINE)
+_SLOT = ", slot "
 _FACTION = re.compile(rf"^{PREFIX} the force claims the (.+) faction\.$", re.MULTILINE)
 _ROLE = re.compile(rf"^{PREFIX} the force plays as the (attacker|defender)\.$", re.MULTILINE)
 _OUTRIGHT = re.compile(rf"^{PREFIX} a (strongpoint|bunker) bought outright\.$", re.MULTILINE)
@@ -96,8 +98,15 @@ def read_unit_notes(text: str) -> UnitNotes:
         pilots=int(piloted[1]) if piloted else None,
         reserve=bool(_RESERVE.search(text)),
         platoon=int(member[1]) if member else None,
-        slot=member[2] if member and member[2] else None,
+        slot=_slot(member[2]) if member else None,
     )
+
+
+def _slot(rest: str) -> str | None:
+    if _SLOT not in rest:
+        return None
+    slot = rest.rsplit(_SLOT, 1)[1]
+    return slot if slot and "," not in slot else None
 
 
 def read_roster_notes(text: str) -> RosterNotes:

@@ -306,5 +306,5 @@ def _selections(node: _Node, budget: _Budget, *, depth: int) -> Iterator[RosterS
                 if cost.attr("typeId") == POINTS_COST_TYPE
             ),
             selections=tuple(_selections(child, budget, depth=depth + 1)),
-            notes=child.text("customNotes")[: limits.MAX_ROSTER_NOTES_LENGTH],
+            notes=child.text("customNotes")[: limits.MAX_SELECTION_NOTES_LENGTH],
         )

@@ -14,7 +14,7 @@ from armies import selectors
 from armies.importers.bsxml import local
 from armies.list_intake import list_read
 from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, Unit
-from armies.rosters import roster_to_xml
+from armies.rosters import notes, roster_to_xml
 from armies.services import army_lists as lists
 from tests.armies.roster_files import catalogue_root, force_entry_ids, game_system_root, new_recruit, pick
 from tests.factories import ArmyListFactory, PlatoonChartFactory
@@ -346,3 +346,12 @@ def test_it_exports_a_catalogue_that_kept_no_ids_as_the_first_export_did(real_ca
     ]  # fmt: skip
     assert not any(selection.get("entryGroupId") for selection in _parsed(xml).iter("selection"))
     assert list_read(data=xml, catalogue=before).document == army_list.content
+
+
+def test_it_reads_a_units_platoon_and_slot_whatever_the_charts_name_holds():
+    line = notes.platoon_member(2, "Red Guard, platoon of the zoo", "combat-1")
+
+    said = notes.read_unit_notes(f"{notes.joins(3, 'Grenadier Battle Squad')}\n{line}")
+
+    assert (said.joins, said.platoon, said.slot) == (3, 2, "combat-1")
+    assert notes.read_unit_notes(notes.platoon_member(1, "Zoo", None)).slot is None
