@@ -29,6 +29,10 @@ class Catalogue(models.Model):
     # Bumped by each platoon chart an organiser enters, so the validator's copy is read afresh
     # without touching updated_at, which picks the newest catalogue.
     charts_revision = models.PositiveIntegerField(default=0)
+    # What a .rosz export names from the BattleScribe files (armies/rosters/write.py): {"game_system":
+    # {id, name, revision}, "forces": {name: id}, "catalogues": {id: {id, name, revision}}}; empty for
+    # a JSON catalogue and for one imported before the ids were kept.
+    roster_files = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -109,6 +113,9 @@ class Unit(models.Model):
     # [{"name", "range", "lines": {"infantry-1": "3/1", ...}, "specials": [...], "count"}]
     weapons = models.JSONField(default=list, blank=True)
     source_id = models.CharField(max_length=80, blank=True)
+    # The unit as a roster selects it: {"catalogue": file id, "path": [entry steps from the root entry
+    # down], "offers": [commissars, the Bunker choice]} (importers.types.EntryStep); empty when unknown.
+    roster_entry = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["bloc", "name"]
@@ -155,6 +162,8 @@ class CapturedVehicle(models.Model):
     catalogue = models.ForeignKey(Catalogue, on_delete=models.CASCADE, related_name="captured_vehicles")
     unit_key = models.CharField(max_length=120)
     captured_by = models.JSONField(default=list, blank=True)
+    # The captured catalogue's own entry for the vehicle, as Unit.roster_entry; empty when unknown.
+    roster_entry = models.JSONField(default=dict, blank=True)
 
     class Meta:
         constraints = [

@@ -14,7 +14,7 @@ from armies import validation as v
 from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, PlatoonChart, Unit
 from armies.permissions import can_change_army_list, can_view_army_list
 from armies.rosters.resolve import RosterIndex
-from armies.rosters.write import roster_to_rosz
+from armies.rosters.write import RosterIds, roster_to_rosz
 from core.errors import DomainError
 
 _CACHE: OrderedDict[tuple[int, str, int], v.Catalogue] = OrderedDict()
@@ -66,10 +66,21 @@ def roster_index(*, catalogue: Catalogue) -> RosterIndex:
     return RosterIndex(units_by_source=by_source, captured_by_name=by_name)
 
 
-def unit_source_ids(*, catalogue: Catalogue) -> dict[str, str]:
-    """unit key -> its BattleScribe entry id, for the units that have one (1 query)."""
-    rows = Unit.objects.filter(catalogue=catalogue).exclude(source_id="").values_list("key", "source_id")
-    return dict(rows)
+def roster_ids(*, catalogue: Catalogue, keys: Iterable[str] | None = None) -> RosterIds:
+    """What the catalogue import kept of the BattleScribe files for a roster export, for the units
+    ``keys`` (all when None): 2 queries, the catalogue row already at hand."""
+    units = Unit.objects.filter(catalogue=catalogue)
+    captured = CapturedVehicle.objects.filter(catalogue=catalogue)
+    if keys is not None:
+        keys = set(keys)
+        units, captured = units.filter(key__in=keys), captured.filter(unit_key__in=keys)
+    rows = list(units.values_list("key", "source_id", "roster_entry"))
+    return RosterIds(
+        source_ids={key: source_id for key, source_id, _entry in rows if source_id},
+        entries={key: entry for key, _source_id, entry in rows if entry},
+        captured={key: entry for key, entry in captured.values_list("unit_key", "roster_entry") if entry},
+        files=catalogue.roster_files or {},
+    )
 
 
 def catalogue_units(
@@ -207,9 +218,9 @@ def army_list_text(*, army_list: ArmyList) -> str:
 def army_list_rosz(*, army_list: ArmyList, filename: str) -> bytes:
     """The list as a ``.rosz`` roster holding ``filename`` (armies/rosters/write.py says what it keeps)."""
     catalogue = catalogue_for_validation(catalogue=army_list.catalogue)
-    return roster_to_rosz(
-        army_list.content, catalogue, unit_source_ids(catalogue=army_list.catalogue), filename=filename
-    )
+    keys = [entry["unit"] for entry in army_list.content["entries"]]
+    ids = roster_ids(catalogue=army_list.catalogue, keys=keys)
+    return roster_to_rosz(army_list.content, catalogue, ids, filename=filename)
 
 
 class CatalogueMissingError(DomainError, LookupError):

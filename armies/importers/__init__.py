@@ -6,6 +6,7 @@ Nothing in this package imports Django; the armies app turns the parsed results 
 from armies.importers.battlescribe import read_battlescribe, read_battlescribe_file
 from armies.importers.types import (
     CatalogueFormatError,
+    EntryStep,
     ImportIssue,
     ImportReport,
     ParsedCapturedVehicle,
@@ -22,6 +23,7 @@ from armies.importers.types import (
 
 __all__ = [
     "CatalogueFormatError",
+    "EntryStep",
     "ImportIssue",
     "ImportReport",
     "ParsedCapturedVehicle",

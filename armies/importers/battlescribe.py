@@ -65,6 +65,8 @@ def read_battlescribe(paths: Iterable[Path | str]) -> ParsedGameData:
         source=game_system.source if game_system else "",
         catalogues=tuple(draft.freeze() for draft in drafts),
         report=ImportReport(tuple(game_report.issues)),
+        source_id=game_system.id if game_system else None,
+        force_entries=_force_entries(game_system) if game_system else (),
     )
 
 
@@ -120,6 +122,14 @@ def _check_catalogues_match(game_system: BsDocument, documents: list[BsDocument]
                 "old-game-system",
                 f"{document.source} wants game system revision {wanted}, {game_system.revision} given",
             )
+
+
+def _force_entries(game_system: BsDocument) -> tuple[tuple[str, str], ...]:
+    """(name, id) of the game system's force entries ("Main Bloc", "Captured Vehicles"), for rosters."""
+    return tuple(
+        (" ".join((force.get("name") or "").split()), force.get("id", ""))
+        for force in kids(game_system.root, "forceEntries", "forceEntry")
+    )
 
 
 def _has_units(document: BsDocument) -> bool:
@@ -236,6 +246,8 @@ def _captured_copy(draft: CatalogueDraft, unit: ParsedUnit, original_bloc: str) 
             original_bloc=original_bloc,
             cost=unit.cost,
             captured_by=tuple(bloc for bloc in BLOC_CATEGORIES if bloc != original_bloc),
+            entry_path=unit.entry_path,
+            source_catalogue=draft.document.id,
         )
     )
     base_cost = max(unit.cost - CAPTURED_SURCHARGE, 0)

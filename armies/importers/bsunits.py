@@ -15,6 +15,7 @@ from armies.importers.types import (
     CLASSES_PER_TYPE,
     LINE_KEYS,
     NO_LINE,
+    EntryStep,
     ParsedSkill,
     ParsedUnit,
     ParsedWeapon,
@@ -91,6 +92,7 @@ class Variant:
     node: Node | None
     profile: Profile
     name: str
+    group: Node | None = None  # the group the variant is picked from
 
 
 class UnitMapper:
@@ -105,6 +107,10 @@ class UnitMapper:
         self.plain_estimates: list[str] = []
         # Whether the entry being mapped carries the Strongpoint/Bunker choice of strongpoint units.
         self._fortification_choice = False
+        # The choices the entry being mapped offers inside it (commissars, the Bunker), as a roster names them.
+        self._offers: list[EntryStep] = []
+        # The group each add-on was first found in, by the add-on's entry id.
+        self.add_on_groups: dict[str, Node] = {}
 
     # -- entry point -----------------------------------------------------------------------------
 
@@ -117,6 +123,7 @@ class UnitMapper:
             )
         self.report.subject = node.element
         self._fortification_choice = False
+        self._offers = []
         try:
             self.reader.report_modifiers(node, "unit")
             variants = self._variants(node)
@@ -134,6 +141,7 @@ class UnitMapper:
         """A model offered as an add-on (an NKVD commissar) becomes a unit that joins another in a list."""
         self.report.subject = node.element
         self._fortification_choice = False
+        self._offers = []
         try:
             profile = self.reader.stat_profiles(node)[0]
             return self._unit(node, Variant(None, profile, node.name), add_on=True)
@@ -164,9 +172,9 @@ class UnitMapper:
             self.report.add(
                 node.element, "unmapped-group", f"only the first variant group is expanded, not {names}"
             )
-        return self._expand(node, self.reader.children(variant_groups[0]))
+        return self._expand(node, self.reader.children(variant_groups[0]), variant_groups[0])
 
-    def _expand(self, node: Node, options: list[Node]) -> list[Variant]:
+    def _expand(self, node: Node, options: list[Node], group: Node) -> list[Variant]:
         profiles = [self.reader.stat_profiles(option)[0] for option in options]
         clashing = len({profile.name for profile in profiles}) < len(profiles)
         variants = []
@@ -174,7 +182,7 @@ class UnitMapper:
             name = profile.name or option.name
             if clashing:  # e.g. "Command Truck" twice, told apart by the option ("Bloc", "Desert Scorpions")
                 name = option.name if option.name.startswith(node.name) else f"{profile.name} ({option.name})"
-            variants.append(Variant(option, profile, name))
+            variants.append(Variant(option, profile, name, group))
         return variants
 
     def _read_group(self, group: Node, options: list[Node]) -> None:
@@ -183,10 +191,13 @@ class UnitMapper:
         if sorted(names) == sorted(FORTIFICATION_CHOICE):
             self._fortification_choice = True
             self._check_fortification_prices(group, options)
+            self._offers.extend(self.step(option, group) for option in options)
             return
         if options and all(self._is_add_on(option) for option in options):
             for option in options:
                 self.add_ons.setdefault(option.id, option)
+                self.add_on_groups.setdefault(option.id, group)
+                self._offers.append(self.step(option, group))
             return
         self._report_group(group, options)
 
@@ -270,7 +281,28 @@ class UnitMapper:
             support_weapon=category == SUPPORT_CATEGORY or SUPPORT_SKILL in skill_names,
             source_id=source.id or None,
             variant_of=node.id if variant.node is not None else None,
+            entry_path=self._path(node, variant, add_on=add_on),
+            offers=tuple(self._offers),
         )
+
+    # -- as a roster names it --------------------------------------------------------------------
+
+    def step(self, node: Node, group: Node | None = None) -> EntryStep:
+        """``node`` as a roster's selection names it: ``link::target`` when reached through a link."""
+        return EntryStep(
+            id=_linked_id(node),
+            name=node.name,
+            type=node.element.get("type") or "model",
+            cost=self.reader.cost(node) or 0.0,
+            group=_linked_id(group) if group is not None else "",
+        )
+
+    def _path(self, node: Node, variant: Variant, *, add_on: bool) -> tuple[EntryStep, ...]:
+        if add_on:
+            return (self.step(node, self.add_on_groups.get(node.id)),)
+        if variant.node is None:
+            return (self.step(node),)
+        return (self.step(node), self.step(variant.node, variant.group))
 
     def _primary_category(self, node: Node) -> str | None:
         links = self.reader.categories(node, self.context.category_names)
@@ -452,3 +484,7 @@ def _is_carried_extra(weapon: ParsedWeapon) -> bool:
         return True
     short = weapon.range.isdigit() and int(weapon.range) <= 3
     return short and bool({"Grenade", "Flame Burst"} & set(weapon.specials))
+
+
+def _linked_id(node: Node) -> str:
+    return f"{node.link.get('id', '')}::{node.id}" if node.link is not None else node.id

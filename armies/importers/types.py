@@ -119,6 +119,22 @@ class ParsedWeapon:
 
 
 @dataclass(frozen=True)
+class EntryStep:
+    """One BattleScribe entry on the way from a catalogue's root entry down to a unit, as a roster
+    names it: ``id`` is the entry's id (``link::target`` when reached through an entryLink), ``group``
+    the id of the group it is picked from ("" for a root entry), ``cost`` the entry's own points."""
+
+    id: str
+    name: str
+    type: str
+    cost: float
+    group: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "type": self.type, "cost": self.cost, "group": self.group}
+
+
+@dataclass(frozen=True)
 class ParsedUnit:
     """A unit a player can field.
 
@@ -148,6 +164,12 @@ class ParsedUnit:
     support_weapon: bool = False
     source_id: str | None = None
     variant_of: str | None = None
+    # The chain of entries a roster selects to field this unit (a pick inside a group: the root
+    # entry, then the pick), and the choices it offers inside it (commissars, the Bunker choice).
+    # Where a roster finds a unit is no part of its card: two units with the same card are equal
+    # (the JSON catalogue format, which keeps no roster ids, reads back the same units).
+    entry_path: tuple[EntryStep, ...] = field(default=(), compare=False)
+    offers: tuple[EntryStep, ...] = field(default=(), compare=False)
 
     @property
     def armour_class(self) -> int:
@@ -203,6 +225,10 @@ class ParsedCapturedVehicle:
     cost: int
     captured_by: tuple[str, ...] = ()
     roll: str | None = None
+    # The captured catalogue's own entry for the vehicle (its chain, priced with the surcharge);
+    # no part of the chart line's meaning, as ParsedUnit.entry_path.
+    entry_path: tuple[EntryStep, ...] = field(default=(), compare=False)
+    source_catalogue: str | None = field(default=None, compare=False)
 
 
 CorrectionValue = str | int | bool | None
@@ -245,6 +271,8 @@ class ParsedGameData:
     source: str
     catalogues: tuple[ParsedCatalogue, ...]
     report: ImportReport = field(default_factory=ImportReport)
+    source_id: str | None = None
+    force_entries: tuple[tuple[str, str], ...] = ()  # (name, id) of the game system's force entries
 
     @property
     def units(self) -> tuple[ParsedUnit, ...]:

@@ -56,6 +56,7 @@ class RosterSelection:
     type: str
     cost: float  # the roster's own stated points for this selection, its children not included
     selections: tuple[RosterSelection, ...]
+    notes: str = ""  # the selection's customNotes (our export says there what a roster cannot)
 
     @property
     def catalogue_entry_id(self) -> str:
@@ -83,10 +84,12 @@ class Roster:
     points_limit: int | None
     forces: tuple[RosterForce, ...]
     shape: str  # "ros", "rosz" or "new-recruit"
+    notes: str = ""  # the roster's customNotes
 
 
 class _Node(Protocol):
     def attr(self, name: str) -> str: ...
+    def text(self, tag: str) -> str: ...
     def children(self, container: str, tag: str) -> list[_Node]: ...
 
 
@@ -96,6 +99,10 @@ class _XmlNode:
 
     def attr(self, name: str) -> str:
         return (self.element.get(name) or "").strip()
+
+    def text(self, tag: str) -> str:
+        found = next((child for child in self.element if local(child.tag) == tag), None)
+        return (found.text or "").strip() if found is not None else ""
 
     def children(self, container: str, tag: str) -> list[_Node]:
         found: list[_Node] = []
@@ -122,6 +129,9 @@ class _JsonNode:
         if isinstance(value, bool) or value is None:
             return ""
         return str(value).strip() if isinstance(value, str | int | float) else ""
+
+    def text(self, tag: str) -> str:
+        return self.attr(tag)
 
     def children(self, container: str, tag: str) -> list[_Node]:
         value = self.data.get(container)
@@ -243,6 +253,7 @@ def _roster(root: _Node, shape: str) -> Roster:
         points_limit=_points_limit(root),
         forces=tuple(_force(force, budget) for force in forces),
         shape=shape,
+        notes=root.text("customNotes")[: limits.MAX_ROSTER_NOTES_LENGTH],
     )
 
 
@@ -295,4 +306,5 @@ def _selections(node: _Node, budget: _Budget, *, depth: int) -> Iterator[RosterS
                 if cost.attr("typeId") == POINTS_COST_TYPE
             ),
             selections=tuple(_selections(child, budget, depth=depth + 1)),
+            notes=child.text("customNotes")[: limits.MAX_SELECTION_NOTES_LENGTH],
         )

@@ -17,9 +17,12 @@ is which of our units), so it runs without a database. What it decides:
   roster name and id) in a ``roster-entry-unknown`` warning and the rest still imports.
 
 - a unit nested in another (a commissar offered by its squad, an add-on of the data) joins it.
+- the notes our export writes (``armies.rosters.notes``) give back, on a selection, the unit it
+  joins or pilots, whether it goes to reserve and its platoon and slot; on the roster, the faction
+  claimed, the side played, the platoons (their chart by name) and fortifications bought outright.
 
-What a roster cannot say (a hero joined to a unit, a pilot seated, platoons claimed) is left
-unset; the validator's verdict on the imported list says what is missing.
+What a roster cannot say otherwise (a hero joined to a unit, a pilot seated, platoons claimed) is
+left unset; the validator's verdict on the imported list says what is missing.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from armies.blocs import Bloc
+from armies.rosters.notes import platoon_members, read_roster_notes, read_unit_notes
 from armies.rosters.read import Roster, RosterError, RosterForce, RosterSelection
 from armies.validation import limits
 from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION
@@ -111,6 +115,9 @@ def resolve_roster(
                 fortifications.append(
                     {"id": f"f{len(fortifications) + 1}", "kind": "bunker", "unit": entry_id}
                 )
+    members: dict[int, list[tuple[str, str | None]]] = {}
+    for pick in picks:
+        _apply_notes(pick, entries, members)
     points_limit = roster.points_limit
     if points_limit is None:
         points_limit = DEFAULT_POINTS_LIMIT
@@ -123,17 +130,22 @@ def resolve_roster(
             )
         )
     points_limit = min(max(points_limit, limits.POINTS_LIMIT_MIN), limits.POINTS_LIMIT_MAX)
+    said = read_roster_notes(roster.notes)
+    fortifications += [
+        {"id": f"f{len(fortifications) + number}", "kind": kind, "unit": None}
+        for number, kind in enumerate(said.outright, start=1)
+    ]
     document = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
         "name": (roster.name or "Imported roster")[: limits.NAME_MAX_LENGTH],
         "bloc": _bloc(roster, picks, profiles, bloc),
-        "faction": None,
+        "faction": _faction(said.faction, catalogue, warnings),
         "points_limit": points_limit,
         "catalogue_version": catalogue.version[: limits.CATALOGUE_VERSION_MAX_LENGTH],
-        "role": None,
+        "role": said.role,
         "entries": entries,
-        "platoons": [],
+        "platoons": _platoons(said.platoons, members, entries, catalogue, warnings),
         "fortifications": fortifications,
     }
     return ResolvedRoster(document=document, warnings=tuple(warnings))
@@ -144,6 +156,80 @@ def _entry(entry_id: str, unit: str, *, captured: bool, joined_to: str | None) -
         "id": entry_id, "unit": unit, "joined_to": joined_to, "pilot_of": None, "captured": captured,
         "reserve": False, "platoon": None, "slot": None,
     }  # fmt: skip
+
+
+def _apply_notes(
+    pick: _Pick, entries: list[dict[str, Any]], members: dict[int, list[tuple[str, str | None]]]
+) -> None:
+    """What our export said in a selection's notes: the unit it joins or pilots (by its place in the
+    roster, as entries are numbered here), whether it goes to reserve and the platoon and slot it
+    fills (``members``: by the platoon's number, set once the roster's notes name the chart)."""
+    said = read_unit_notes(pick.selection.notes)
+    by_number = {number: entry["id"] for number, entry in enumerate(entries, start=1)}
+    for entry in entries:
+        if entry["id"] not in pick.entry_ids:
+            continue
+        joins, pilots = by_number.get(said.joins or 0), by_number.get(said.pilots or 0)
+        if joins and joins != entry["id"] and entry["joined_to"] is None:
+            entry["joined_to"] = joins
+        if pilots and pilots != entry["id"]:
+            entry["pilot_of"] = pilots
+        entry["reserve"] = entry["reserve"] or said.reserve
+        if said.platoon is not None:
+            members.setdefault(said.platoon, []).append((entry["id"], said.slot))
+
+
+def _faction(name: str | None, catalogue: Catalogue, warnings: list[ImportWarning]) -> str | None:
+    if name is None:
+        return None
+    faction = next((faction for faction in catalogue.factions if faction.name == name), None)
+    if faction is None:
+        warnings.append(_note_unread(f"the {name} faction", "claim the faction again", "faction"))
+    return faction.key if faction else None
+
+
+def _platoons(
+    lines: tuple[tuple[int, str], ...],
+    members: Mapping[int, list[tuple[str, str | None]]],
+    entries: list[dict[str, Any]],
+    catalogue: Catalogue,
+    warnings: list[ImportWarning],
+) -> list[dict[str, Any]]:
+    """The platoons the roster's notes claim, each chart found by its name (the longest that fits)."""
+    charts = sorted(catalogue.platoon_charts, key=lambda chart: len(chart.name), reverse=True)
+    by_id = {entry["id"]: entry for entry in entries}
+    platoons: list[dict[str, Any]] = []
+    for number, rest in lines:
+        found = next(
+            ((chart, said) for chart in charts if (said := platoon_members(rest, chart.name)) is not None),
+            None,
+        )
+        if found is None:
+            warnings.append(
+                _note_unread(
+                    f"platoon {number}, {limits.excerpt(rest)}", "claim the platoon again", "platoons"
+                )
+            )
+            continue
+        chart, numbers = found
+        platoon_id = f"p{len(platoons) + 1}"
+        claimed = dict(members.get(number, []))
+        order = [entries[n - 1]["id"] for n in numbers if 0 < n <= len(entries)]
+        ids = [entry_id for entry_id in order if entry_id in claimed] + [
+            entry_id for entry_id in claimed if entry_id not in order
+        ]
+        for entry_id in ids:
+            by_id[entry_id]["platoon"], by_id[entry_id]["slot"] = platoon_id, claimed[entry_id]
+        platoons.append({"id": platoon_id, "chart": chart.key, "members": ids})
+    return platoons
+
+
+def _note_unread(what: str, then: str, field: str) -> ImportWarning:
+    return ImportWarning(
+        "roster-note-unread",
+        f"The roster's notes name {what}, which the catalogue does not have: {then} by hand.",
+        field,
+    )
 
 
 def _check_room(count: int) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import shutil
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,7 @@ from accounts.models import User
 from armies.importers import CatalogueFormatError, ImportReport, ParsedCatalogue, read_battlescribe
 from armies.importers.jsoncatalogue import read_json_catalogue
 from armies.models import CatalogueImport
-from armies.services.catalogue_store import Progress, StoreSummary, catalogue_store
+from armies.services.catalogue_store import Progress, StoreSummary, catalogue_store, roster_files
 from core.errors import DomainError
 from core.fields import TOO_MANY_CODE, too_many_items
 from core.queue import enqueue_on_commit
@@ -54,6 +54,7 @@ class ReadCatalogue:
     source: str
     parts: list[ParsedCatalogue]
     issues: list[dict[str, Any]]
+    roster_files: dict[str, Any] = field(default_factory=dict)
 
 
 def _issues(report: ImportReport) -> list[dict[str, Any]]:
@@ -83,12 +84,14 @@ def catalogue_files_read(*, paths: Sequence[Path]) -> ReadCatalogue:
     json_paths = [p for p in paths if p.suffix.lower() == ".json"]
     try:
         supplements = [read_json_catalogue(p, source=p.name) for p in json_paths]
+        files: dict[str, Any] = {}
         if bs_paths:
             game = read_battlescribe(bs_paths)
             revisions = ".".join(str(c.revision) for c in sorted(game.catalogues, key=lambda c: c.name))
             name, version, source = game.name, f"{game.revision}-{revisions}", "battlescribe"
             parts = [*game.catalogues, *supplements]
             report = game.full_report().merged(*(s.report for s in supplements))
+            files = roster_files(game)
         else:
             first = supplements[0]
             name, version, source = first.name, str(first.revision), "json"
@@ -96,7 +99,9 @@ def catalogue_files_read(*, paths: Sequence[Path]) -> ReadCatalogue:
             report = ImportReport().merged(*(s.report for s in supplements))
     except CatalogueFormatError as exc:
         raise CatalogueImportError("catalogue-format", str(exc)) from exc
-    return ReadCatalogue(name=name, version=version, source=source, parts=parts, issues=_issues(report))
+    return ReadCatalogue(
+        name=name, version=version, source=source, parts=parts, issues=_issues(report), roster_files=files
+    )
 
 
 def catalogue_import_from_paths(*, paths: Sequence[Path], progress: Progress | None = None) -> StoreSummary:
@@ -110,7 +115,7 @@ def catalogue_import_from_paths(*, paths: Sequence[Path], progress: Progress | N
 
     return catalogue_store(
         name=read.name, version=read.version, source=read.source, parts=read.parts, issues=read.issues,
-        progress=scaled,
+        progress=scaled, roster_files=read.roster_files,
     )  # fmt: skip
 
 

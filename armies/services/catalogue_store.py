@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from armies.importers import ParsedCatalogue, ParsedCorrection, ParsedUnit
+from armies.importers import EntryStep, ParsedCatalogue, ParsedCorrection, ParsedGameData, ParsedUnit
 from armies.models import CapturedVehicle, Catalogue, CatalogueBloc, Faction, PlatoonChart, Unit
 
 Progress = Callable[[int, str], None]
@@ -24,7 +24,7 @@ Progress = Callable[[int, str], None]
 UNIT_FIELDS = (
     "name", "bloc", "faction_id", "unit_type", "armour", "ap", "damage", "model_count", "move", "march",
     "hero", "unique", "mercenary", "capturable", "strongpoint_unit", "named_pilot", "category",
-    "skills", "weapons", "source_id",
+    "skills", "weapons", "source_id", "roster_entry",
 )  # fmt: skip
 
 CORRECTABLE = {
@@ -55,11 +55,37 @@ class StoreSummary:
         }
 
 
+def roster_files(game: ParsedGameData) -> dict[str, Any]:
+    """What a .rosz export names from the files: the game system, its force entries, each catalogue."""
+    if not game.source_id:
+        return {}
+    return {
+        "game_system": {"id": game.source_id, "name": game.name, "revision": game.revision},
+        "forces": {name: force_id for name, force_id in game.force_entries if name and force_id},
+        "catalogues": {
+            part.source_id: {"id": part.source_id, "name": part.name, "revision": part.revision}
+            for part in game.catalogues
+            if part.source_id
+        },
+    }
+
+
 def faction_key(name: str) -> str:
     return slugify(name)[:80]
 
 
-def _unit_values(unit: ParsedUnit, bloc: str, faction_ids: dict[str, int]) -> dict[str, Any]:
+def roster_entry(
+    path: Iterable[EntryStep], catalogue_id: str | None, offers: Iterable[EntryStep] = ()
+) -> dict[str, Any]:
+    """A unit (or captured line) as a roster selects it; {} when the reader knew no entry for it."""
+    steps = [step.to_dict() for step in path]
+    if not steps or not catalogue_id:
+        return {}
+    return {"catalogue": catalogue_id, "path": steps, "offers": [step.to_dict() for step in offers]}
+
+
+def _unit_values(unit: ParsedUnit, part: ParsedCatalogue, faction_ids: dict[str, int]) -> dict[str, Any]:
+    bloc = part.bloc or ""
     return {
         "name": unit.name,
         "bloc": unit.bloc or bloc,
@@ -91,6 +117,7 @@ def _unit_values(unit: ParsedUnit, bloc: str, faction_ids: dict[str, int]) -> di
             for w in unit.weapons
         ],
         "source_id": unit.source_id or "",
+        "roster_entry": roster_entry(unit.entry_path, part.source_id, unit.offers),
     }
 
 
@@ -191,6 +218,7 @@ def catalogue_store(
     parts: list[ParsedCatalogue],
     issues: list[dict[str, Any]],
     progress: Progress | None = None,
+    roster_files: dict[str, Any] | None = None,
 ) -> StoreSummary:
     """Write ``parts`` (catalogues read together) as the catalogue ``name`` at ``version``."""
     report = progress or (lambda _percent, _stage: None)
@@ -214,7 +242,7 @@ def catalogue_store(
     values: dict[str, dict[str, Any]] = {}
     for part in parts:
         for unit in part.units:
-            values[unit.key] = _unit_values(unit, part.bloc or "", faction_ids)
+            values[unit.key] = _unit_values(unit, part, faction_ids)
     problems = _apply_corrections(values, (c for part in parts for c in part.corrections))
     issues = issues + [{"what": "correction", "detail": problem} for problem in problems]
     report(30, f"{len(values)} units")
@@ -252,7 +280,12 @@ def catalogue_store(
         rows=PlatoonChart.objects.filter(catalogue=catalogue, entered=False),
     )
     captured = {
-        row.unit: {"captured_by": sorted(row.captured_by)} for part in parts for row in part.captured_vehicles
+        row.unit: {
+            "captured_by": sorted(row.captured_by),
+            "roster_entry": roster_entry(row.entry_path, row.source_catalogue),
+        }
+        for part in parts
+        for row in part.captured_vehicles
     }
     captured_counts = _sync(CapturedVehicle, catalogue, "unit_key", captured)
 
@@ -262,11 +295,16 @@ def catalogue_store(
     )
     bloc_counts = _sync(CatalogueBloc, catalogue, "name", {name: {} for name in blocs})
     rows_changed = rows_changed or bool(bloc_counts[0] or bloc_counts[3])
-    meta_changed = catalogue.import_report != issues or catalogue.source != source
+    roster_files = roster_files or {}
+    meta_changed = (
+        catalogue.import_report != issues
+        or catalogue.source != source
+        or catalogue.roster_files != roster_files
+    )
     # Touching updated_at also retires the validator's cached copy of the catalogue.
     if meta_changed or rows_changed:
-        catalogue.import_report, catalogue.source = issues, source
-        catalogue.save(update_fields=["import_report", "source", "updated_at"])
+        catalogue.import_report, catalogue.source, catalogue.roster_files = issues, source, roster_files
+        catalogue.save(update_fields=["import_report", "source", "roster_files", "updated_at"])
     report(100, "stored")
     return StoreSummary(
         catalogue_id=catalogue.pk,

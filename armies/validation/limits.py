@@ -42,6 +42,10 @@ MAX_ROSTER_BYTES = 1024 * 1024
 MAX_ROSTER_SELECTIONS = 3_000
 MAX_ROSTER_DEPTH = 12
 MAX_ROSTER_FORCES = 10
+# How much of a selection's customNotes is read: our export's lines about a unit are under 300
+# characters; and of the roster's own (a line per platoon, each under 2,000 characters).
+MAX_SELECTION_NOTES_LENGTH = 2_000
+MAX_ROSTER_NOTES_LENGTH = 64 * 1024
 # A list typed as text (armies/textlists.py): the chat export of a 300-entry list
 # with its platoons, fortifications and problems is under 1,000 lines of at most a
 # few hundred characters. The text's size is bounded by MAX_DOCUMENT_BYTES, as

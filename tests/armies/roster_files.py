@@ -29,6 +29,25 @@ def _catalogue(name: str) -> ET.Element:
     return ET.parse(BSDATA_DIR / f"{name}.cat").getroot()  # noqa: S314 - the project's own test data
 
 
+def catalogue_root(name: str) -> ET.Element:
+    """The root element of a catalogue file (Allies, Captured_Vehicles...) or of the game system."""
+    return _catalogue(name)
+
+
+@cache
+def game_system_root() -> ET.Element:
+    return ET.parse(BSDATA_DIR / "Dust_1947.gst").getroot()  # noqa: S314 - the project's own test data
+
+
+def force_entry_ids() -> dict[str, str]:
+    """The game system's force entries, name -> id."""
+    return {
+        element.get("name", ""): element.get("id", "")
+        for element in game_system_root().iter()
+        if local(element.tag) == "forceEntry"
+    }
+
+
 def _cost(element: ET.Element) -> float:
     for holder in element:
         if local(holder.tag) == "costs":
@@ -143,7 +162,9 @@ def zipped(*files: tuple[str, bytes]) -> bytes:
 def _json_node(element: ET.Element) -> dict[str, Any]:
     node: dict[str, Any] = dict(element.attrib)
     for child in element:
-        if len(child) or not child.attrib:
+        if not len(child) and not child.attrib and (child.text or "").strip():
+            node[local(child.tag)] = {"$text": (child.text or "").strip()}  # customNotes
+        elif len(child) or not child.attrib:
             node[local(child.tag)] = [_json_node(grandchild) for grandchild in child]
     if element.text and element.text.strip():
         node["$text"] = element.text.strip()

@@ -253,7 +253,7 @@ def test_it_round_trips_a_commissar_inside_the_squad_it_joins(real_catalogue, pl
     xml = roster_to_xml(
         army_list.content,
         selectors.catalogue_for_validation(catalogue=real_catalogue),
-        selectors.unit_source_ids(catalogue=real_catalogue),
+        selectors.roster_ids(catalogue=real_catalogue),
     )
 
     assert list_read(data=xml, catalogue=real_catalogue).document == army_list.content
