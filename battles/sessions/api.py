@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from battles.permissions import can_correct_session, can_start_session, session_sides
 from battles.sessions import services
 from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEP_NUMBER
-from battles.sessions.models import BattleSession
+from battles.sessions.models import BattleSession, SessionStatus
 from battles.sessions.selectors import session_for, session_replay, session_tag, session_version, session_view
 from campaign.api.campaigns import CampaignApi
 from campaign.api.common import StrictInput, find_campaign, query, refusals
@@ -42,42 +42,42 @@ def _expected() -> serializers.IntegerField:
     )
 
 
-class JoinInput(StrictInput):
+class SessionJoinInput(StrictInput):
     code = serializers.CharField(max_length=JOIN_CODE_LENGTH, min_length=JOIN_CODE_LENGTH)
 
 
-class StepInput(StrictInput):
+class SessionStepInput(StrictInput):
     expected = _expected()
     step = serializers.DictField(help_text="A step as docs/battle-engine.md writes it (``kind``, ``by``...).")
 
 
-class ExpectedInput(StrictInput):
+class SessionExpectedInput(StrictInput):
     expected = _expected()
 
 
-class UndoAskInput(StrictInput):
+class SessionUndoAskInput(StrictInput):
     expected = _expected()
     to = serializers.IntegerField(min_value=0, max_value=MAX_STEP_NUMBER, help_text="Steps to keep.")
 
 
-class ConcedeInput(StrictInput):
+class SessionConcedeInput(StrictInput):
     expected = _expected()
     side = serializers.ChoiceField(choices=["attacker", "defender"], help_text="The side that concedes.")
 
 
-class ReplayQuery(StrictInput):
+class SessionReplayQuery(StrictInput):
     step = serializers.IntegerField(min_value=0, max_value=MAX_STEP_NUMBER)
 
 
-class VersionOutput(serializers.Serializer[Any]):
+class SessionVersionOutput(serializers.Serializer[Any]):
     version = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["open", "ended", "abandoned"])
+    status = serializers.ChoiceField(choices=SessionStatus.choices)
     tag = serializers.CharField(help_text="The ETag's value: version, status and any undo asked for.")
 
 
 class SessionOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["open", "ended", "abandoned"])
+    status = serializers.ChoiceField(choices=SessionStatus.choices)
     version = serializers.IntegerField(help_text="The number of steps: send it as ``expected``.")
     code = serializers.CharField(allow_null=True, help_text="The join code (to the players and organisers).")
     battle = serializers.IntegerField(allow_null=True)
@@ -93,7 +93,7 @@ class SessionOutput(serializers.Serializer[Any]):
     legal_steps = serializers.ListField(child=serializers.DictField(), help_text="The caller's steps now.")
 
 
-class ReplayOutput(serializers.Serializer[Any]):
+class SessionReplayOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     step = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -170,7 +170,7 @@ class SessionStartApi(CampaignApi):
 
 class SessionJoinApi(CampaignApi):
     @extend_schema(
-        request=JoinInput, responses={200: SessionOutput, **refusals(
+        request=SessionJoinInput, responses={200: SessionOutput, **refusals(
             s400="invalid; unknown-code; too-many-attempts", s404="not_found: anonymous callers")},
         operation_id="battle_session_join", tags=TAGS,
         description="Open a session by its join code; a friendly game's free side is taken by the caller.",
@@ -178,7 +178,7 @@ class SessionJoinApi(CampaignApi):
     def post(self, request: Request) -> Response:
         if not request.user.is_authenticated:
             raise NotFound("no such battle session")
-        session = services.session_join(code=_body(JoinInput, request)["code"], actor=request.user)
+        session = services.session_join(code=_body(SessionJoinInput, request)["code"], actor=request.user)
         return _answer(request, _session(request, session.pk))
 
 
@@ -200,7 +200,7 @@ class SessionApi(CampaignApi):
 
 class SessionVersionApi(CampaignApi):
     @extend_schema(
-        responses={200: VersionOutput, 304: None, **refusals(s404=NOT_SEEN)},
+        responses={200: SessionVersionOutput, 304: None, **refusals(s404=NOT_SEEN)},
         operation_id="battle_session_version", tags=TAGS,
         description="The cheap poll: the version and status (one narrow query); 304 to If-None-Match while "
         "nothing changed. A phone polls it every two seconds and reads the session when it moved.",
@@ -213,55 +213,55 @@ class SessionVersionApi(CampaignApi):
         if request.headers.get("If-None-Match") == tag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
         data = {"version": polled.version, "status": polled.status, "tag": session_tag(polled)}
-        return Response(VersionOutput(data).data, headers={"ETag": tag})
+        return Response(SessionVersionOutput(data).data, headers={"ETag": tag})
 
 
 class SessionStepApi(CampaignApi):
-    @extend_schema(request=StepInput, responses=_PLAYED, operation_id="battle_session_step", tags=TAGS,
+    @extend_schema(request=SessionStepInput, responses=_PLAYED, operation_id="battle_session_step", tags=TAGS,
                    description="Send one step for the version seen; the site rolls unless dice are given.")  # fmt: skip
     def post(self, request: Request, session_id: int) -> Response:
         session = _acting(request, session_id)
-        body = _body(StepInput, request)
+        body = _body(SessionStepInput, request)
         return _played(request, session_id, lambda: services.session_step(
             session_id=session.pk, actor=request.user, expected=body["expected"], step=body["step"]))  # fmt: skip
 
 
 class SessionUndoApi(CampaignApi):
-    @extend_schema(request=ExpectedInput, responses=_PLAYED, operation_id="battle_session_undo", tags=TAGS,
+    @extend_schema(request=SessionExpectedInput, responses=_PLAYED, operation_id="battle_session_undo", tags=TAGS,
                    description="Take back the last step: its side may until the opponent acts.")  # fmt: skip
     def post(self, request: Request, session_id: int) -> Response:
         session = _acting(request, session_id)
-        body = _body(ExpectedInput, request)
+        body = _body(SessionExpectedInput, request)
         return _played(request, session_id, lambda: services.session_undo(
             session_id=session.pk, actor=request.user, expected=body["expected"]))  # fmt: skip
 
 
 class SessionUndoAskApi(CampaignApi):
-    @extend_schema(request=UndoAskInput, responses=_PLAYED, operation_id="battle_session_undo_ask", tags=TAGS,
+    @extend_schema(request=SessionUndoAskInput, responses=_PLAYED, operation_id="battle_session_undo_ask", tags=TAGS,
                    description="Ask to go back to ``to`` steps; the other side agrees (undo/agree/).")  # fmt: skip
     def post(self, request: Request, session_id: int) -> Response:
         session = _acting(request, session_id)
-        body = _body(UndoAskInput, request)
+        body = _body(SessionUndoAskInput, request)
         return _played(request, session_id, lambda: services.session_undo_ask(
             session_id=session.pk, actor=request.user, expected=body["expected"], to=body["to"]))  # fmt: skip
 
 
 class SessionUndoAgreeApi(CampaignApi):
-    @extend_schema(request=ExpectedInput, responses=_PLAYED, operation_id="battle_session_undo_agree", tags=TAGS,
+    @extend_schema(request=SessionExpectedInput, responses=_PLAYED, operation_id="battle_session_undo_agree", tags=TAGS,
                    description="Agree to the undo the other side asked for.")  # fmt: skip
     def post(self, request: Request, session_id: int) -> Response:
         session = _acting(request, session_id)
-        body = _body(ExpectedInput, request)
+        body = _body(SessionExpectedInput, request)
         return _played(request, session_id, lambda: services.session_undo_agree(
             session_id=session.pk, actor=request.user, expected=body["expected"]))  # fmt: skip
 
 
 class SessionConcedeApi(CampaignApi):
-    @extend_schema(request=ConcedeInput, responses=_PLAYED, operation_id="battle_session_concede", tags=TAGS,
+    @extend_schema(request=SessionConcedeInput, responses=_PLAYED, operation_id="battle_session_concede", tags=TAGS,
                    description="Concede for a side: the battle ends and its report is filed.")  # fmt: skip
     def post(self, request: Request, session_id: int) -> Response:
         session = _acting(request, session_id)
-        body = _body(ConcedeInput, request)
+        body = _body(SessionConcedeInput, request)
         step = {"kind": "concede", "by": body["side"]}
         return _played(request, session_id, lambda: services.session_step(
             session_id=session.pk, actor=request.user, expected=body["expected"], step=step))  # fmt: skip
@@ -279,10 +279,10 @@ class SessionAbandonApi(CampaignApi):
 class SessionReplayApi(CampaignApi):
     @extend_schema(
         parameters=[OpenApiParameter("step", int, required=True, description="Steps to replay (0: the setup).")],
-        responses={200: ReplayOutput, **refusals(s400="invalid", s404=NOT_SEEN)},
+        responses={200: SessionReplayOutput, **refusals(s400="invalid", s404=NOT_SEEN)},
         operation_id="battle_session_replay", tags=TAGS, description="The state after the first ``step`` steps.",
     )  # fmt: skip
     def get(self, request: Request, session_id: int) -> Response:
         session = _session(request, session_id)
-        step = query(ReplayQuery, request)["step"]
-        return Response(ReplayOutput(session_replay(session=session, step=step)).data)
+        step = query(SessionReplayQuery, request)["step"]
+        return Response(SessionReplayOutput(session_replay(session=session, step=step)).data)

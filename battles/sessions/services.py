@@ -73,11 +73,10 @@ class Played:
 
 
 def _locked(session_id: int) -> BattleSession:
-    return (
-        BattleSession.objects.select_for_update()
-        .select_related("battle__campaign", "campaign")
-        .get(pk=session_id)
-    )
+    # Only the session row is locked: its battle and campaign are nullable, an outer join PostgreSQL
+    # will not lock (and the report flow locks the campaign itself).
+    rows = BattleSession.objects.select_for_update(of=("self",))
+    return rows.select_related("battle__campaign", "campaign").get(pk=session_id)
 
 
 def _open(session: BattleSession, expected: int) -> None:
