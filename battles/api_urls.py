@@ -25,6 +25,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         sessions.SessionStartApi.as_view(),
         name="battle-session-start",
     ),
+    path("battle-sessions/", sessions.FriendlyStartApi.as_view(), name="battle-session-friendly"),
     path("battle-sessions/join/", sessions.SessionJoinApi.as_view(), name="battle-session-join"),
     path(_SESSION, sessions.SessionApi.as_view(), name="battle-session"),
     path(f"{_SESSION}version/", sessions.SessionVersionApi.as_view(), name="battle-session-version"),

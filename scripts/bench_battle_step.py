@@ -73,14 +73,14 @@ def main() -> int:
         django_migrated()
         from django.test import Client
 
+        from accounts.models import User
         from battles.sessions.models import BattleSession, SessionStep
         from rules.engine import battle
-        from tests.factories import UserFactory
 
         data = bench_battle_replay.setup_data(rtz=True)
         setup = battle.setup_from_dict(data)
         steps = [battle.step_to_dict(step) for step in bench_battle_replay.play(battle, setup, seed=20)]
-        user = UserFactory(username="bench-player")
+        user = User.objects.create_user(username="bench-player", email="bench@example.org", password="x" * 12)
         client = Client()
         client.force_login(user)
         results = {}

@@ -19,15 +19,21 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from armies.models import ArmyList
 from battles.permissions import can_correct_session, can_start_session, session_sides
 from battles.sessions import services
+from battles.sessions.friendly import session_start_friendly
 from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEP_NUMBER
 from battles.sessions.models import BattleSession, SessionStatus
 from battles.sessions.selectors import session_for, session_replay, session_tag, session_version, session_view
 from campaign.api.campaigns import CampaignApi
 from campaign.api.common import StrictInput, find_campaign, query, refusals
 from campaign.api.round_shapes import campaign_battle
+from campaign.engine.missions import MISSIONS_BY_KEY
 from core.api import domain_error_response
+from core.errors import DomainError
+from core.openapi import MAX_ID
+from rules.engine.ruleset import NAMES
 
 TAGS = ["battle sessions"]
 NOT_SEEN = (
@@ -44,6 +50,20 @@ def _expected() -> serializers.IntegerField:
 
 class SessionJoinInput(StrictInput):
     code = serializers.CharField(max_length=JOIN_CODE_LENGTH, min_length=JOIN_CODE_LENGTH)
+    list = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False,
+        help_text="A list of yours (its id), to take a friendly game's free side.",
+    )  # fmt: skip
+
+
+class FriendlyStartInput(StrictInput):
+    attacker_list = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="A list of yours.")
+    defender_list = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False,
+        help_text="A second list of yours: one phone plays both sides. Without it the opponent joins by code.",
+    )  # fmt: skip
+    mission = serializers.ChoiceField(choices=sorted(MISSIONS_BY_KEY))
+    ruleset = serializers.ChoiceField(choices=list(NAMES), default="rtz")
 
 
 class SessionStepInput(StrictInput):
@@ -83,13 +103,19 @@ class SessionOutput(serializers.Serializer[Any]):
     battle = serializers.IntegerField(allow_null=True)
     campaign = serializers.IntegerField(allow_null=True)
     fortification = serializers.CharField()
-    players = serializers.DictField(child=serializers.CharField())
+    players = serializers.DictField(child=serializers.CharField(allow_null=True))
+    waiting_for_opponent = serializers.BooleanField(
+        help_text="A friendly game whose opponent has not joined."
+    )
     your_sides = serializers.ListField(child=serializers.CharField(), help_text="Sides the caller plays.")
     may_correct = serializers.BooleanField(help_text="An organiser: undoes and abandons alone.")
     undo = serializers.DictField(allow_null=True, help_text="An undo asked for: ``asked_by``, ``back_to``.")
     report = serializers.IntegerField(allow_null=True, help_text="The report filed at the end.")
     report_problem = serializers.CharField(allow_blank=True, help_text="Why no report was filed at the end.")
-    state = serializers.DictField(help_text="rules.engine.battle.state_to_dict: the cards, VP, log.")
+    state = serializers.DictField(
+        allow_null=True,
+        help_text="rules.engine.battle.state_to_dict: the cards, VP, log (null while waiting).",
+    )
     legal_steps = serializers.ListField(child=serializers.DictField(), help_text="The caller's steps now.")
 
 
@@ -178,8 +204,41 @@ class SessionJoinApi(CampaignApi):
     def post(self, request: Request) -> Response:
         if not request.user.is_authenticated:
             raise NotFound("no such battle session")
-        session = services.session_join(code=_body(SessionJoinInput, request)["code"], actor=request.user)
+        body = _body(SessionJoinInput, request)
+        chosen = _own_list(request, body["list"], "list") if "list" in body else None
+        session = services.session_join(code=body["code"], actor=request.user, army_list=chosen)
         return _answer(request, _session(request, session.pk))
+
+
+def _own_list(request: Request, pk: int, field: str) -> ArmyList:
+    found = ArmyList.objects.filter(pk=pk, owner_id=request.user.pk).select_related("catalogue").first()
+    if found is None:
+        raise DomainError("not-your-list", "a friendly game is played with lists of your own", field)
+    return found
+
+
+class FriendlyStartApi(CampaignApi):
+    @extend_schema(
+        request=FriendlyStartInput, responses={201: SessionOutput, **refusals(
+            s400="invalid, unknown-field; not-your-list; setup-refused, unit-unreadable",
+            s404="not_found: anonymous callers")},
+        operation_id="battle_session_start_friendly", tags=TAGS,
+        description="A friendly game outside any campaign: your list attacks; a second list of yours makes "
+        "one phone play both sides, else the opponent joins by the code with a list of theirs.",
+    )  # fmt: skip
+    def post(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise NotFound("no such battle session")
+        body = _body(FriendlyStartInput, request)
+        attacker = _own_list(request, body["attacker_list"], "attacker_list")
+        defender = (
+            _own_list(request, body["defender_list"], "defender_list") if "defender_list" in body else None
+        )
+        session = session_start_friendly(
+            actor=request.user, attacker_list=attacker, defender_list=defender, mission=body["mission"],
+            ruleset=body["ruleset"],
+        )  # fmt: skip
+        return _answer(request, _session(request, session.pk), status.HTTP_201_CREATED)
 
 
 class SessionApi(CampaignApi):

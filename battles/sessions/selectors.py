@@ -7,6 +7,7 @@ from typing import Any
 from battles.permissions import can_correct_session, can_view_session, session_sides
 from battles.sessions import live
 from battles.sessions.models import BattleSession, SessionStep
+from core.errors import ConflictError
 from rules.engine.battle import (
     BattleSetup,
     BattleState,
@@ -22,8 +23,15 @@ _POLL_COLUMNS = ("id", "version", "status", "undo_to", "public", "attacker_playe
                  "battle_id", "campaign_id")  # fmt: skip
 
 
+def is_ready(session: BattleSession) -> bool:
+    """Both sides are known (a friendly game waits for its opponent's list until they join)."""
+    return "defender" in session.setup
+
+
 def live_state(session: BattleSession) -> tuple[BattleSetup, BattleState]:
     """The setup and the state after the session's live steps (kept per process, else replayed)."""
+    if not is_ready(session):
+        raise ConflictError("session-waiting", "the opponent has not joined with a list yet", "session")
     key = live.key_of(session)
     setup = live.setup_of(key, session.setup)
     state = live.state_of(key, session.version, setup, None)
@@ -63,9 +71,15 @@ def session_version(*, user: Any, session_id: int) -> BattleSession | None:
 def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
     """The session as the viewer sees it: the cards and log (``state_to_dict``), the steps the viewer's
     sides may make now (``legal_steps``, the rolling ones without dice), and where the session stands."""
-    setup, state = live_state(session)
     sides = session_sides(user, session)
-    legal = [step_to_dict(step) for step in legal_steps(setup, state) if step.by in sides]
+    waiting = not is_ready(session)
+    if waiting:
+        players, state, legal = {"attacker": session.setup["attacker"]["player"], "defender": None}, None, []
+    else:
+        setup, kept = live_state(session)
+        players = {side: setup.side(side).player for side in ("attacker", "defender")}
+        state = state_to_dict(setup, kept)
+        legal = [step_to_dict(step) for step in legal_steps(setup, kept) if step.by in sides]
     return {
         "id": session.pk,
         "status": session.status,
@@ -74,7 +88,8 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
         "battle": session.battle_id,
         "campaign": session.campaign_id,
         "fortification": session.fortification,
-        "players": {side: setup.side(side).player for side in ("attacker", "defender")},
+        "players": players,
+        "waiting_for_opponent": waiting,
         "your_sides": list(sides),
         "may_correct": can_correct_session(user, session),
         "undo": None
@@ -82,13 +97,15 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
         else {"asked_by": session.undo_asked_by, "back_to": session.undo_to},
         "report": session.report_id,
         "report_problem": session.report_problem,
-        "state": state_to_dict(setup, state),
+        "state": state,
         "legal_steps": legal,
     }
 
 
 def session_replay(*, session: BattleSession, step: int) -> dict[str, Any]:
     """The state after the first ``step`` live steps (0: the setup; past the last: the live state)."""
+    if not is_ready(session):
+        raise ConflictError("session-waiting", "the opponent has not joined with a list yet", "session")
     setup = live.setup_of(live.key_of(session), session.setup)
     upto = min(step, session.version)
     rows = SessionStep.objects.filter(session=session, undone_at__isnull=True, number__lte=upto).order_by(

@@ -11,28 +11,26 @@ hand first) leaves the session ended with the refusal in ``report_problem``; the
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, fields
 from random import SystemRandom
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from battles.permissions import can_correct_session, session_sides
+from battles.permissions import can_correct_session, can_view_session, session_sides
 from battles.services import ReportInput, SideInput, report_submit
 from battles.sessions import live
+from battles.sessions.codes import create_session
+from battles.sessions.friendly import session_join_friendly
 from battles.sessions.limits import (
-    JOIN_CODE_ALPHABET,
-    JOIN_CODE_LENGTH,
-    JOIN_CODE_TRIES,
     JOIN_RATE,
     MAX_STEPS,
     PROBLEM_MAX_LENGTH,
 )
 from battles.sessions.models import BattleSession, SessionStatus, SessionStep
 from battles.sessions.selectors import live_state
-from battles.sessions.setup import build_setup, fielded_fortification
+from battles.sessions.setup import build_setup, fielded_fortification, snapshot_units
 from campaign.battle_terms import battle_mission
 from campaign.models import Battle, BattleStatus
 from core.errors import ConflictError, DomainError
@@ -91,27 +89,6 @@ def _open(session: BattleSession, expected: int) -> None:
 # --- start and join -----------------------------------------------------------------------------------
 
 
-def _new_code() -> str:
-    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-
-
-def _create(**values: Any) -> BattleSession:
-    """A session with a fresh join code (unique among open sessions; a few draws, then a refusal)."""
-    for _ in range(JOIN_CODE_TRIES):
-        try:
-            with transaction.atomic():
-                return BattleSession.objects.create(code=_new_code(), **values)
-        except IntegrityError:
-            if (
-                values.get("battle") is not None
-                and BattleSession.objects.filter(battle=values["battle"], status=SessionStatus.OPEN).exists()
-            ):
-                raise ConflictError(
-                    "session-open", "this battle already has a session in play", "battle"
-                ) from None
-    raise ConflictError("code-unavailable", "no free join code was found: try again", "code")
-
-
 def session_start(*, battle: Battle, actor: Any) -> tuple[BattleSession, bool]:
     """The open session of a scheduled battle, started now if it has none: (session, started now).
 
@@ -137,10 +114,11 @@ def session_start(*, battle: Battle, actor: Any) -> tuple[BattleSession, bool]:
             )
     mission = battle_mission(battle)
     players = {side: getattr(battle, side).display_name for side in ("attacker", "defender")}
-    setup = build_setup(ruleset=battle.campaign.ruleset, mission=mission, players=players, sides=lists.chosen)
+    units = {side: snapshot_units(side, lists.chosen[side]) for side in ("attacker", "defender")}
+    setup = build_setup(ruleset=battle.campaign.ruleset, mission=mission, players=players, units=units)
     held = battle.sector.fortification if battle.sector is not None else "none"
     campaign = battle.campaign
-    session = _create(
+    session = create_session(
         battle=battle, campaign=campaign, setup=setup,
         attacker_registration=lists.chosen["attacker"], defender_registration=lists.chosen["defender"],
         fortification=fielded_fortification(mission, held),
@@ -150,13 +128,12 @@ def session_start(*, battle: Battle, actor: Any) -> tuple[BattleSession, bool]:
     return session, True
 
 
-def session_join(*, code: str, actor: Any) -> BattleSession:
-    """The open session a code names, for a caller who may see it; a friendly game's empty side is taken
-    by the caller. Attempts are counted per account (``JOIN_RATE``), so codes cannot be tried in bulk."""
+def session_join(*, code: str, actor: Any, army_list: Any = None) -> BattleSession:
+    """The open session a code names, for a caller who may see it; a friendly game's free side is taken
+    by the caller with ``army_list`` (one of theirs). Attempts are counted per account (``JOIN_RATE``),
+    so codes cannot be tried in bulk."""
     if not rate_limit_hit("battle-session-join", str(actor.pk), JOIN_RATE):
         raise DomainError("too-many-attempts", "too many join codes tried: wait an hour", "code")
-    from battles.permissions import can_view_session
-
     wrong = DomainError("unknown-code", "no battle in play has that code", "code")
     session = (
         BattleSession.objects.select_related("battle__campaign", "campaign")
@@ -165,14 +142,9 @@ def session_join(*, code: str, actor: Any) -> BattleSession:
     )
     if session is None:
         raise wrong
-    if (
-        session.battle is None
-        and session.defender_player_id is None
-        and session.attacker_player_id != actor.pk
-    ) and BattleSession.objects.filter(pk=session.pk, defender_player__isnull=True).update(
-        defender_player=actor
-    ):
-        session.defender_player = actor
+    free = session.battle is None and session.defender_player_id is None
+    if free and session.attacker_player_id != actor.pk:
+        session = session_join_friendly(session=session, actor=actor, army_list=army_list)
     if not can_view_session(actor, session):
         raise wrong
     return session

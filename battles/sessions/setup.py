@@ -78,11 +78,16 @@ def fielded_fortification(mission: Mission, held: str) -> str:
     return Fortification.NONE.value
 
 
+def snapshot_units(side: str, snapshot: Any) -> list[dict[str, Any]]:
+    """``side_units`` of anything holding ``document``, ``profiles`` and ``costs`` (a registration)."""
+    return side_units(side, snapshot.document, snapshot.profiles, snapshot.costs)
+
+
 def build_setup(
-    *, ruleset: Mapping[str, Any], mission: Mission, players: Mapping[str, str], sides: Mapping[str, Any]
+    *, ruleset: Mapping[str, Any], mission: Mission, players: Mapping[str, str], units: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """The setup's JSON, checked by the engine (its refusal names the field). ``sides`` maps each side to
-    something with ``document``, ``profiles`` and ``costs`` (a registration's snapshot)."""
+    """The setup's JSON, checked by the engine (its refusal names the field); ``units`` maps each side to
+    its units (``side_units``)."""
     data: dict[str, Any] = {
         "ruleset": dict(ruleset),
         "mission": {
@@ -91,11 +96,7 @@ def build_setup(
         },
     }  # fmt: skip
     for side in ("attacker", "defender"):
-        snapshot = sides[side]
-        data[side] = {
-            "player": players[side],
-            "units": side_units(side, snapshot.document, snapshot.profiles, snapshot.costs),
-        }
+        data[side] = {"player": players[side], "units": units[side]}
     try:
         setup_from_dict(data)
     except EngineInputError as exc:

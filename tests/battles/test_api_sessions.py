@@ -226,3 +226,33 @@ def test_abandoning_stops_the_session_and_nobody_else_may(world, session):
     assert stranger.status_code == 404
     assert (answer.status_code, answer.json()["status"]) == (200, "abandoned")
     assert (late.status_code, late.json()["code"]) == (409, "session-not-open")
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        {"kind": 5},
+        {"kind": "no-such-step", "by": "attacker"},
+        {"kind": "attack", "by": "attacker", "unit": {"x": 1}},
+        {"kind": "activate", "by": "attacker", "unit": "a-e1", "actions": ["move"] * 1000},
+        {"kind": "initiative", "by": "attacker", "seed": 2**70},
+        {"kind": "initiative", "by": "attacker", "seed": 1, "attacker_faces": ["BLOC"]},
+    ],
+)
+def test_a_malformed_step_is_a_400_never_a_500(world, session, step):
+    answer = world.client("attacker").post(
+        url(session, "steps/"), {"expected": 0, "step": step}, format="json"
+    )
+
+    assert answer.status_code == 400
+    assert len(answer.content) < 4096
+
+
+def test_the_unchanged_poll_is_one_query(world, session, django_assert_num_queries):
+    client = world.client("defender")
+    tag = client.get(url(session, "version/"))["ETag"]
+
+    with django_assert_num_queries(1):  # the session's narrow row (the caller plays a side: nothing else)
+        answer = client.get(url(session, "version/"), HTTP_IF_NONE_MATCH=tag)
+
+    assert answer.status_code == 304

@@ -48,14 +48,18 @@ def test_many_steps_racing_are_numbered_one_after_the_other(report_world: Any) -
             from battles.sessions.models import BattleSession
 
             version = BattleSession.objects.get(pk=session.pk).version
-            return outcome("stored", lambda: session_step(
-                session_id=session.pk, actor=user, expected=version, step={"kind": "mission", "by": side,
-                                                                          "objective": False, "scenario_vp": 1}))()  # fmt: skip
+            score = {"kind": "mission", "by": side, "objective": False, "scenario_vp": 1}
+            return outcome(
+                "stored",
+                lambda: session_step(session_id=session.pk, actor=user, expected=version, step=score),
+            )()
 
         return run
 
     answers = at_once([ask(user, side) for user, side in asks])
 
-    numbers = list(SessionStep.objects.filter(session=session).order_by("number").values_list("number", flat=True))
+    numbers = list(
+        SessionStep.objects.filter(session=session).order_by("number").values_list("number", flat=True)
+    )
     assert numbers == list(range(1, answers.count("stored") + 1))
     assert set(answers) <= {"stored", "step-stale"}
