@@ -65,6 +65,31 @@ def side_units(
             "pilot_of": _unit_id(side, str(piloted)) if piloted and str(piloted) in known else None,
             "strongpoint_unit": bool(card.get("strongpoint_unit")),
         })  # fmt: skip
+    return _links_the_engine_takes(units)
+
+
+def _links_the_engine_takes(units: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Keep a ``joined_to`` or ``pilot_of`` only where the engine models it: one hero to a squad of infantry
+    of its armour, or to a vehicle. Ruling: a second hero joined to the same squad (a pair of Siblings),
+    a commissar (not a hero to the engine) or a link the engine cannot hold leaves that unit fighting on
+    its own; the list stays legal, the referee only counts it apart."""
+    by_id = {unit["id"]: unit for unit in units}
+    taken: set[str] = set()
+    for unit in units:
+        for link in ("joined_to", "pilot_of"):
+            host = by_id.get(unit[link]) if unit[link] else None
+            if unit[link] is None:
+                continue
+            infantry = host is not None and host["unit_class"] == "infantry"
+            fits = (
+                host is not None and bool(unit.get("hero")) and not host.get("hero") and host["id"] not in taken
+                and not (unit["joined_to"] and unit["pilot_of"])
+                and (infantry and host["armour"] == unit["armour"] if link == "joined_to" else not infantry)
+            )  # fmt: skip
+            if fits and host is not None:
+                taken.add(host["id"])
+            else:
+                unit[link] = None
     return units
 
 
