@@ -11,6 +11,7 @@ from armies.blocs import Bloc
 from battles.models import BattleReport
 from battles.sessions.models import BattleSession
 from battles.sessions.services import session_start
+from campaign.models import EntryKind, LogEntry, LogKind, ResourceEntry
 from tests.factories import EnrolmentFactory
 
 pytestmark = pytest.mark.django_db
@@ -198,6 +199,12 @@ def test_a_concession_files_the_report_and_the_confirmation_settles_the_battle(w
     assert confirmed.json()["status"] == "confirmed"
     world.battle.refresh_from_db()
     assert world.battle.winner == world.battle.attacker
+    # As any confirmed report: the award paid and the result written to the campaign's log (the map's replay).
+    awards = ResourceEntry.objects.filter(battle=world.battle, kind=EntryKind.AWARD).count()
+    results = LogEntry.objects.filter(
+        kind=LogKind.RESULT_RECORDED, subject=f"battle:{world.battle.pk}"
+    ).count()
+    assert (awards, results) == (1, 1)
     assert standings.status_code in (200, 202)
 
 
@@ -256,3 +263,41 @@ def test_the_unchanged_poll_is_one_query(world, session, django_assert_num_queri
         answer = client.get(url(session, "version/"), HTTP_IF_NONE_MATCH=tag)
 
     assert answer.status_code == 304
+
+
+def test_the_replay_of_every_step_equals_the_state_the_players_saw_live(world, session):
+    """Played through the API by random legal steps (each phone sending what it is offered), the state each
+    answer showed is the replay of the stored steps up to it."""
+    import random
+
+    from battles.sessions import live
+
+    pick, seen = random.Random(5), {}
+    clients = {"attacker": world.client("attacker"), "defender": world.client("defender")}
+    answer = clients["attacker"].get(url(session)).json()
+    for _ in range(60):
+        offered = [step for side in ("attacker", "defender") for step in clients[side].get(url(session)).json()
+                   ["legal_steps"] if step["kind"] not in ("concede", "mission")]  # fmt: skip
+        if not offered:  # the battle is over
+            break
+        step = pick.choice(offered)
+        answer = clients[step["by"]].post(url(session, "steps/"), {"expected": answer["version"], "step": step},
+                                          format="json").json()  # fmt: skip
+        seen[answer["version"]] = answer["state"]
+    live.forget_all()
+
+    assert len(seen) > 20
+    for number, state in seen.items():
+        assert world.client("creator").get(url(session, f"replay/?step={number}")).json()["state"] == state
+
+
+def test_reading_the_session_takes_a_fixed_number_of_queries(world, session, django_assert_num_queries):
+    client = world.client("attacker")
+    client.get(url(session))  # the state kept in the process, as after any step
+
+    # The ETag's narrow row; the session with its battle, sides and campaign; whether the caller is a
+    # co-organiser (the correcting rights). Nothing grows with the steps: the state is kept in the process.
+    with django_assert_num_queries(3):
+        answer = client.get(url(session))
+
+    assert answer.status_code == 200
