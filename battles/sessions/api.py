@@ -25,7 +25,14 @@ from battles.sessions import services
 from battles.sessions.friendly import session_start_friendly
 from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEP_NUMBER
 from battles.sessions.models import BattleSession, SessionStatus
-from battles.sessions.selectors import session_for, session_replay, session_tag, session_version, session_view
+from battles.sessions.selectors import (
+    session_for,
+    session_odds,
+    session_replay,
+    session_tag,
+    session_version,
+    session_view,
+)
 from campaign.api.campaigns import CampaignApi
 from campaign.api.common import StrictInput, find_campaign, query, refusals
 from campaign.api.round_shapes import campaign_battle
@@ -33,6 +40,7 @@ from campaign.engine.missions import MISSIONS_BY_KEY
 from core.api import domain_error_response
 from core.errors import DomainError
 from core.openapi import MAX_ID
+from rules.api import AttackOddsDoc, RefereeThrottle
 from rules.engine.ruleset import NAMES
 
 TAGS = ["battle sessions"]
@@ -83,6 +91,10 @@ class SessionUndoAskInput(StrictInput):
 class SessionConcedeInput(StrictInput):
     expected = _expected()
     side = serializers.ChoiceField(choices=["attacker", "defender"], help_text="The side that concedes.")
+
+
+class SessionOddsInput(StrictInput):
+    step = serializers.DictField(help_text="An attack step as it would be sent (without dice).")
 
 
 class SessionReplayQuery(StrictInput):
@@ -345,3 +357,19 @@ class SessionReplayApi(CampaignApi):
         session = _session(request, session_id)
         step = query(SessionReplayQuery, request)["step"]
         return Response(SessionReplayOutput(session_replay(session=session, step=step)).data)
+
+
+class SessionOddsApi(CampaignApi):
+    throttle_classes = [RefereeThrottle]
+
+    @extend_schema(
+        request=SessionOddsInput, responses={200: AttackOddsDoc, **refusals(
+            s400="invalid; not-an-attack; the engine's refusals of the attack; too-large", s404=NOT_SEEN,
+            s409="session-waiting")},
+        operation_id="battle_session_odds", tags=TAGS,
+        description="The exact odds of an attack step before it is rolled, as the referee's calculator gives "
+        "them (against a combined unit, against its squad). Reads only: anyone who sees the session.",
+    )  # fmt: skip
+    def post(self, request: Request, session_id: int) -> Response:
+        session = _session(request, session_id)
+        return Response(session_odds(session=session, step=_body(SessionOddsInput, request)["step"]))

@@ -7,10 +7,13 @@ from typing import Any
 from battles.permissions import can_correct_session, can_view_session, session_sides
 from battles.sessions import live
 from battles.sessions.models import BattleSession, SessionStep
-from core.errors import ConflictError
+from core.errors import ConflictError, DomainError
+from rules.engine import attack_odds
 from rules.engine.battle import (
+    Attack,
     BattleSetup,
     BattleState,
+    attack_request,
     legal_steps,
     replay,
     state_to_dict,
@@ -113,3 +116,14 @@ def session_replay(*, session: BattleSession, step: int) -> dict[str, Any]:
     )
     state = replay(setup, [step_from_dict(data) for data in rows.values_list("data", flat=True)])
     return {"id": session.pk, "step": upto, "version": session.version, "state": state_to_dict(setup, state)}
+
+
+def session_odds(*, session: BattleSession, step: Any) -> dict[str, Any]:
+    """The exact odds of an attack step before it is rolled (``attack_request``, refused as ``apply``
+    would refuse the step); against a combined unit, the odds against its squad."""
+    parsed = step_from_dict(step)
+    if not isinstance(parsed, Attack):
+        raise DomainError("not-an-attack", "the odds are those of an attack step", "step")
+    setup, state = live_state(session)
+    odds = attack_odds(request=attack_request(setup, state, parsed), ruleset=setup.ruleset)
+    return {"version": session.version, **odds.to_dict()}

@@ -301,3 +301,45 @@ def test_reading_the_session_takes_a_fixed_number_of_queries(world, session, dja
         answer = client.get(url(session))
 
     assert answer.status_code == 200
+
+
+def an_attack_offered(world: Any, session: BattleSession) -> dict[str, Any]:
+    """Play the battle until an attack is offered (activations that declare one preferred); that step."""
+    from battles.sessions.selectors import live_state
+    from rules.engine.battle import legal_steps, step_to_dict
+    from tests.battles.session_play import send
+
+    players = {"attacker": world.attacker, "defender": world.defender}
+    for _ in range(40):
+        session.refresh_from_db()
+        setup, state = live_state(session)
+        offered = [
+            step_to_dict(step)
+            for step in legal_steps(setup, state)
+            if step.kind not in ("concede", "mission")
+        ]
+        attacks = [step for step in offered if step["kind"] == "attack"]
+        if attacks:
+            return attacks[0]
+        declaring = [step for step in offered if step["kind"] == "activate" and "attack" in step["actions"]]
+        step = (declaring or offered)[0]
+        send(session, players[step["by"]], step)
+    raise AssertionError("no attack was offered")
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_the_odds_of_an_attack_before_its_roll_are_read_by_whoever_sees_the_session(world, session, persona):
+    attack = an_attack_offered(world, session)
+
+    answer = world.client(persona).post(url(session, "odds/"), {"step": attack}, format="json")
+
+    assert answer.status_code == (200 if persona in PLAYERS_AND_ORGANISERS else 404)
+    if answer.status_code == 200:
+        assert 0 <= answer.json()["p_destroyed"] <= 1
+
+
+def test_the_odds_of_anything_but_an_attack_are_refused(world, session):
+    answer = world.client("attacker").post(url(session, "odds/"), {"step": {"kind": "pass", "by": "attacker"}},
+                                           format="json")  # fmt: skip
+
+    assert (answer.status_code, answer.json()["code"]) == (400, "not-an-attack")
