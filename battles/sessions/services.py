@@ -174,6 +174,12 @@ def session_step(*, session_id: int, actor: Any, expected: int, step: Any) -> Pl
     """Apply one step sent for version ``expected``: stored as number ``expected + 1`` or refused whole."""
     session = _locked(session_id)
     _open(session, expected)
+    if session.battle is not None and session.battle.status != BattleStatus.SCHEDULED:
+        raise ConflictError(
+            "battle-reported",
+            f"this battle is {session.battle.get_status_display().lower()} already: its session is over",
+            "session",
+        )
     if session.version >= MAX_STEPS:
         raise ConflictError("session-full", f"a battle session holds at most {MAX_STEPS} steps", "step")
     parsed = step_from_dict(step)

@@ -253,3 +253,20 @@ def test_a_second_hero_joined_to_one_squad_fights_on_its_own() -> None:
     units = _links_the_engine_takes([squad, first, second, commissar])
 
     assert [unit["joined_to"] for unit in units] == [None, "a-sq", None, None]
+
+
+def test_it_refuses_steps_once_the_battle_was_reported_by_hand(world: Any, session: BattleSession) -> None:
+    report_submit(battle=world.battle, actor=world.attacker, side="attacker", data=world.make_data())
+
+    with pytest.raises(ConflictError) as refused:
+        send(session, world.attacker, {"kind": "initiative", "by": "attacker"})
+    assert refused.value.code == "battle-reported"
+
+
+def test_a_battle_over_takes_no_step_back(world: Any, session: BattleSession) -> None:
+    """After the end the report is filed: the opponent disputes it rather than the steps being undone."""
+    session = send(session, world.attacker, {"kind": "concede", "by": "attacker"})
+
+    with pytest.raises(ConflictError) as refused:
+        session_undo(session_id=session.pk, actor=world.attacker, expected=session.version)
+    assert refused.value.code == "session-not-open"
