@@ -13,8 +13,13 @@ Rulings where the texts leave room (docs/battle-reports.md says them too):
   reserve at most as often as it is lost, and it may be lost once more than it
   was placed (each placement brings it back);
 - a unit is in play at the end unless its last loss was not followed by a
-  reserve placement; a unit waiting in reserve at the end counts as back in
-  play (the report cannot say when it returned);
+  reserve placement; a unit placed in reserve after its last loss counts as
+  back in play (the report cannot say whether it returned), except where the
+  report claims an elimination: seed 004, Reserve (#), has a unit in reserve
+  move "onto the play area from reserve" when activated, so one still waiting
+  is not in play, and a side whose every unit is lost or waiting in reserve is
+  eliminated (``rules.engine.victory``'s reading, which the battle sessions'
+  reports follow);
 - heroes and strongpoint units never go to reserve;
 - a concession ends the battle at once: the side that conceded loses, whatever
   the victory points (which are still counted, for the standings).
@@ -170,8 +175,25 @@ def _side_problems(side: str, facts: SideFacts, reserve_limit: int) -> list[Fiel
 
 
 def _in_play(facts: SideFacts) -> int:
+    """Units that may be in play at the end: never lost, or placed in reserve after their last loss."""
     lost, placed = Counter(facts.lost), Counter(facts.reserves)
     return sum(1 for entry in facts.entries if lost[entry.id] <= placed[entry.id])
+
+
+def _never_lost(facts: SideFacts) -> int:
+    lost = Counter(facts.lost)
+    return sum(1 for entry in facts.entries if lost[entry.id] == 0)
+
+
+def _units_in_play(sides: Mapping[str, SideFacts], ending: Ending) -> dict[str, int]:
+    """Each side's units in play at the end. Where an elimination is claimed and no side is certainly
+    out, a side with no unit that was never lost is taken as eliminated: its units placed in reserve are
+    still waiting there, off the play area (seed 004, Reserve (#): a unit moves "onto the play area from
+    reserve" only when activated in a later turn)."""
+    in_play = {side: _in_play(sides[side]) for side in SIDES}
+    if ending != Ending.ELIMINATION or not all(in_play.values()):
+        return in_play
+    return {side: 0 if _never_lost(sides[side]) == 0 else in_play[side] for side in SIDES}
 
 
 def _destroyed(facts: SideFacts) -> int:
@@ -194,7 +216,7 @@ def judge_report(facts: ReportFacts, *, turn_limit: int, reserve_limits: Mapping
     if not turns_ok:
         add("turns", "out-of-range", f"from 1 to the mission's turn limit ({turn_limit})")
     sides = {"attacker": facts.attacker, "defender": facts.defender}
-    in_play = {side: _in_play(sides[side]) for side in SIDES}
+    in_play = _units_in_play(sides, facts.ending)
     if facts.ending == Ending.CONCESSION:
         if facts.conceded_by not in SIDES:
             add("conceded_by", "required", "say which side conceded")

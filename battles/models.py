@@ -124,3 +124,21 @@ class MatchupSheet(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status not in MATCHUP_UNFINISHED
+
+
+# The battle sessions' rows live in their own module (battles/sessions/), imported here for Django.
+from battles.sessions.models import BattleSession, SessionStatus, SessionStep  # noqa: E402
+
+__all__ = [
+    "MATCHUP_UNFINISHED",
+    "REASON_MAX_LENGTH",
+    "BattleReport",
+    "BattleSession",
+    "Ending",
+    "MatchupSheet",
+    "MatchupStatus",
+    "ReportStatus",
+    "Resolution",
+    "SessionStatus",
+    "SessionStep",
+]

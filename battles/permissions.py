@@ -10,6 +10,8 @@ organisers and the two players see them before).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Q
 
 from battles.models import BattleReport, ReportStatus
@@ -133,3 +135,45 @@ def can_view_matchup(user: Actor, battle: Battle) -> bool:
     Nothing of a report or result is in it, so hidden results change nothing here.
     """
     return can_check_battle_list(user, battle)
+
+
+# --- Battle sessions (issue 20: a battle at the table) ----------------------------------------------------
+# A session of a campaign battle follows the battle's places (``_acts_for``: the player still in the
+# campaign, or an organiser for a placeholder); a friendly game has only its two accounts. Spectators
+# (any account) watch a public campaign's sessions; everyone else, anonymous callers too, is told nothing.
+
+
+def can_start_session(user: Actor, battle: Battle) -> bool:
+    """Start the table session of a scheduled battle: either side's player, or an organiser."""
+    return user.is_authenticated and (
+        side_of(user, battle) is not None or can_manage_campaign(user, battle.campaign)
+    )
+
+
+def session_sides(user: Actor, session: Any) -> tuple[str, ...]:
+    """The sides of ``session`` the user may send steps for (both, for one phone or an organiser holding
+    two placeholders)."""
+    if not user.is_authenticated:
+        return ()
+    battle = session.battle
+    if battle is None:
+        return tuple(side for side in ("attacker", "defender") if session.player(side) == user.pk)
+    return tuple(side for side in ("attacker", "defender") if can_report_as(user, battle, side))
+
+
+def can_correct_session(user: Actor, session: Any) -> bool:
+    """Abandon or take back steps without the players' agreement: a campaign's organisers."""
+    return session.battle is not None and can_manage_campaign(user, session.campaign)
+
+
+def can_view_session(user: Actor, session: Any) -> bool:
+    """See a session: its players, the campaign's organisers, and any account where it is public."""
+    if not user.is_authenticated:
+        return False
+    if user.pk in (session.attacker_player_id, session.defender_player_id):
+        return True
+    if session.public:
+        return True
+    return session.battle_id is not None and (
+        can_manage_campaign(user, session.campaign) or bool(session_sides(user, session))
+    )

@@ -14,8 +14,9 @@ from typing import Any
 
 from armies.services import army_lists as lists
 from battles.matchup_services import matchup_run, matchup_start
-from battles.models import BattleReport, MatchupSheet
+from battles.models import BattleReport, BattleSession, MatchupSheet
 from battles.services import ReportInput, SideInput, report_confirm, report_dispute, report_submit
+from battles.sessions.demo import demo_session
 from campaign.battle_terms import battle_mission
 from campaign.models import (
     Battle,
@@ -50,6 +51,24 @@ def seed_demo(data: DemoData) -> None:
     data.messages.append("Battle reports: lena has one to confirm; the organiser has a dispute to resolve.")
     if not MatchupSheet.objects.filter(battle__campaign=campaign).exists():
         _work_out_a_matchup_sheet(campaign)
+    if not BattleSession.objects.filter(campaign=campaign).exists():
+        _play_a_few_steps(campaign, data)
+
+
+def _play_a_few_steps(campaign: Campaign, data: DemoData) -> None:
+    """That same battle is in progress at the table: its session a few steps in (docs/battle-sessions.md)."""
+    battle = (
+        Battle.objects.filter(round=open_round(campaign=campaign), status=BattleStatus.SCHEDULED)
+        .select_related("campaign", "sector", "attacker__player", "defender__player")
+        .order_by("id")
+        .first()
+    )
+    session = demo_session(battle) if battle is not None else None
+    if session is not None and battle is not None:
+        data.messages.append(
+            f"Battle session: {battle.attacker.display_name} and {battle.defender.display_name} are "
+            f"{session.version} steps into their battle (join code {session.code})."
+        )
 
 
 def _work_out_a_matchup_sheet(campaign: Campaign) -> None:

@@ -232,6 +232,7 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "campaign.models.rounds.RoundStatus",
         "BattleStatusEnum": "campaign.models.rounds.BattleStatus",
         "BattleSourceEnum": "campaign.models.rounds.BattleSource",
+        "BattleSessionStatusEnum": "battles.sessions.models.SessionStatus",
         "ChallengeStatusEnum": "campaign.models.rounds.ChallengeStatus",
         "EntryKindEnum": "campaign.models.economy.EntryKind",
         "FortificationEnum": "campaign.api.round_shapes.FORTIFICATION_CHOICES",

@@ -62,6 +62,27 @@ def test_the_side_that_eliminates_the_other_wins_outright():
     assert (judged.winner, judged.decided_by) == ("attacker", "elimination")
 
 
+def test_an_elimination_stands_while_the_eliminated_sides_units_wait_in_reserve():
+    """Seed 004, Reserve (#): a unit in reserve moves "onto the play area from reserve" when activated in a
+    later turn, so one still waiting is not in play; the defender's d1 fell and waits, d2 and d3 are gone."""
+    facts = report(lost_d=("d1", "d2", "d3"), res_d=("d1",), turns=3, ending=Ending.ELIMINATION)
+
+    judged = judge_report(facts, turn_limit=6, reserve_limits=LIMITS)
+
+    assert (judged.winner, judged.decided_by) == ("attacker", "elimination")
+    assert judged.units_in_play == {"attacker": 3, "defender": 0}
+
+
+def test_a_unit_back_from_reserve_keeps_its_side_in_play_when_the_other_is_eliminated():
+    # Every attacker unit fell once; a1 came back from reserve, the defender lost everything it had.
+    facts = report(lost_a=("a1", "a2", "a3"), res_a=("a1",), lost_d=("d1", "d2", "d3"), turns=3,
+                   ending=Ending.ELIMINATION)  # fmt: skip
+
+    judged = judge_report(facts, turn_limit=6, reserve_limits=LIMITS)
+
+    assert (judged.winner, judged.decided_by) == ("attacker", "elimination")
+
+
 def test_a_concession_loses_whatever_the_points():
     judged = judge_report(report(lost_d=("d1",), turns=2, ending=Ending.CONCESSION, conceded_by="attacker"),
                           turn_limit=6, reserve_limits=LIMITS)  # fmt: skip

@@ -105,3 +105,16 @@ def test_the_demos_battle_left_to_play_has_its_matchup_sheet_ready_to_open():
     assert sheet.status == MatchupStatus.DONE
     assert "Your units against" in page
     assert "to destroy" in page
+
+
+def test_the_demo_has_a_battle_in_progress_at_the_table():
+    from battles.sessions.models import BattleSession, SessionStatus
+    from battles.sessions.selectors import session_replay
+
+    call_command("seed_demo")
+
+    session = BattleSession.objects.select_related("battle").get()
+    assert session.status == SessionStatus.OPEN
+    assert session.battle.status == BattleStatus.SCHEDULED
+    assert session.version == 12
+    assert session_replay(session=session, step=12)["state"]["log"]

@@ -1,0 +1,129 @@
+"""The reads of a battle session: the state for a viewer, a replay, and the version the phones poll."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battles.permissions import can_correct_session, can_view_session, session_sides
+from battles.sessions import live
+from battles.sessions.models import BattleSession, SessionStep
+from core.errors import ConflictError, DomainError
+from rules.engine import attack_odds
+from rules.engine.battle import (
+    Attack,
+    BattleSetup,
+    BattleState,
+    attack_request,
+    legal_steps,
+    replay,
+    state_to_dict,
+    step_from_dict,
+    step_to_dict,
+)
+
+# What the poll reads of a session: the columns ``can_view_session`` needs and the version, nothing wide.
+_POLL_COLUMNS = ("id", "version", "status", "undo_to", "public", "attacker_player_id", "defender_player_id",
+                 "battle_id", "campaign_id")  # fmt: skip
+
+
+def is_ready(session: BattleSession) -> bool:
+    """Both sides are known (a friendly game waits for its opponent's list until they join)."""
+    return "defender" in session.setup
+
+
+def live_state(session: BattleSession) -> tuple[BattleSetup, BattleState]:
+    """The setup and the state after the session's live steps (kept per process, else replayed)."""
+    if not is_ready(session):
+        raise ConflictError("session-waiting", "the opponent has not joined with a list yet", "session")
+    key = live.key_of(session)
+    setup = live.setup_of(key, session.setup)
+    state = live.state_of(key, session.version, setup, None)
+    if state is None:
+        steps = SessionStep.objects.filter(session=session, undone_at__isnull=True).order_by("number")
+        state = live.state_of(key, session.version, setup, list(steps.values_list("data", flat=True)))
+    assert state is not None
+    return setup, state
+
+
+def session_for(*, user: Any, session_id: int) -> BattleSession | None:
+    """The session, if the user may see it (None: as if it did not exist)."""
+    session = (
+        BattleSession.objects.select_related(
+            "battle__campaign", "battle__attacker", "battle__defender", "campaign"
+        )
+        .filter(pk=session_id)
+        .first()
+    )
+    return session if session is not None and can_view_session(user, session) else None
+
+
+def session_tag(session: BattleSession) -> str:
+    """What a phone compares: the version, the status and a waiting undo (asking changes no step)."""
+    return f"{session.version}.{session.status}.{'-' if session.undo_to is None else session.undo_to}"
+
+
+def session_version(*, user: Any, session_id: int) -> BattleSession | None:
+    """The session's version, status and waiting undo for the poll, from one narrow query while the viewer
+    is a player or the session is public; None when the user may not see it."""
+    session = BattleSession.objects.only(*_POLL_COLUMNS).filter(pk=session_id).first()
+    if session is None or not can_view_session(user, session):
+        return None
+    return session
+
+
+def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
+    """The session as the viewer sees it: the cards and log (``state_to_dict``), the steps the viewer's
+    sides may make now (``legal_steps``, the rolling ones without dice), and where the session stands."""
+    sides = session_sides(user, session)
+    waiting = not is_ready(session)
+    if waiting:
+        players, state, legal = {"attacker": session.setup["attacker"]["player"], "defender": None}, None, []
+    else:
+        setup, kept = live_state(session)
+        players = {side: setup.side(side).player for side in ("attacker", "defender")}
+        state = state_to_dict(setup, kept)
+        legal = [step_to_dict(step) for step in legal_steps(setup, kept) if step.by in sides]
+    return {
+        "id": session.pk,
+        "status": session.status,
+        "version": session.version,
+        "code": session.code if sides or can_correct_session(user, session) else None,
+        "battle": session.battle_id,
+        "campaign": session.campaign_id,
+        "fortification": session.fortification,
+        "players": players,
+        "waiting_for_opponent": waiting,
+        "your_sides": list(sides),
+        "may_correct": can_correct_session(user, session),
+        "undo": None
+        if session.undo_to is None
+        else {"asked_by": session.undo_asked_by, "back_to": session.undo_to},
+        "report": session.report_id,
+        "report_problem": session.report_problem,
+        "state": state,
+        "legal_steps": legal,
+    }
+
+
+def session_replay(*, session: BattleSession, step: int) -> dict[str, Any]:
+    """The state after the first ``step`` live steps (0: the setup; past the last: the live state)."""
+    if not is_ready(session):
+        raise ConflictError("session-waiting", "the opponent has not joined with a list yet", "session")
+    setup = live.setup_of(live.key_of(session), session.setup)
+    upto = min(step, session.version)
+    rows = SessionStep.objects.filter(session=session, undone_at__isnull=True, number__lte=upto).order_by(
+        "number"
+    )
+    state = replay(setup, [step_from_dict(data) for data in rows.values_list("data", flat=True)])
+    return {"id": session.pk, "step": upto, "version": session.version, "state": state_to_dict(setup, state)}
+
+
+def session_odds(*, session: BattleSession, step: Any) -> dict[str, Any]:
+    """The exact odds of an attack step before it is rolled (``attack_request``, refused as ``apply``
+    would refuse the step); against a combined unit, the odds against its squad."""
+    parsed = step_from_dict(step)
+    if not isinstance(parsed, Attack):
+        raise DomainError("not-an-attack", "the odds are those of an attack step", "step")
+    setup, state = live_state(session)
+    odds = attack_odds(request=attack_request(setup, state, parsed), ruleset=setup.ruleset)
+    return {"version": session.version, **odds.to_dict()}

@@ -1,0 +1,322 @@
+"""The writes of a battle session: start, join, step, undo (alone or agreed), abandon; and its end.
+
+Every step is taken under a row lock on the session (``select_for_update``; SQLite's transactions
+begin IMMEDIATE), so two phones sending at once are served one after the other: the second finds
+the version moved and gets the 409 ``step-stale`` with the state as it now stands. When a step ends
+the battle, its report (``report_from_state``) is submitted through the report flow
+(``battles.services.report_submit``) for the side that sent that step; the opponent confirms or
+disputes it as any report. Ruling: a report the flow refuses (the round closed, a report typed by
+hand first) leaves the session ended with the refusal in ``report_problem``; the step stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from random import SystemRandom
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from battles.permissions import can_correct_session, can_view_session, session_sides
+from battles.services import ReportInput, SideInput, report_submit
+from battles.sessions import live
+from battles.sessions.codes import create_session
+from battles.sessions.friendly import session_join_friendly
+from battles.sessions.limits import (
+    JOIN_RATE,
+    MAX_STEPS,
+    PROBLEM_MAX_LENGTH,
+)
+from battles.sessions.models import BattleSession, SessionStatus, SessionStep
+from battles.sessions.selectors import live_state
+from battles.sessions.setup import build_setup, fielded_fortification, snapshot_units
+from campaign.battle_terms import battle_mission
+from campaign.models import Battle, BattleStatus
+from core.errors import ConflictError, DomainError
+from core.ratelimit import rate_limit_hit
+from rules.engine.battle import (
+    BattleSetup,
+    BattleState,
+    Phase,
+    Step,
+    apply,
+    report_from_state,
+    step_from_dict,
+    step_to_dict,
+    with_seed,
+)
+
+SEED_BOUND = 2**63  # random.SystemRandom().randrange(SEED_BOUND): rules.engine.requests.MAX_SEED + 1
+_random = SystemRandom()
+
+
+class StaleStepError(ConflictError):
+    """The step was sent for an older version: nothing was done (409, with the state as it stands)."""
+
+    def __init__(self, session: BattleSession) -> None:
+        super().__init__(
+            "step-stale",
+            f"the battle moved on (step {session.version} is the last one): look again before you act",
+            "expected",
+        )
+        self.session = session
+
+
+@dataclass(frozen=True)
+class Played:
+    session: BattleSession
+    setup: BattleSetup
+    state: BattleState
+
+
+def _locked(session_id: int) -> BattleSession:
+    # Only the session row is locked: its battle and campaign are nullable, an outer join PostgreSQL
+    # will not lock (and the report flow locks the campaign itself).
+    rows = BattleSession.objects.select_for_update(of=("self",))
+    return rows.select_related("battle__campaign", "campaign").get(pk=session_id)
+
+
+def _open(session: BattleSession, expected: int) -> None:
+    if session.status != SessionStatus.OPEN:
+        raise ConflictError(
+            "session-not-open", f"this battle session is {session.get_status_display().lower()}", "session"
+        )
+    if session.version != expected:
+        raise StaleStepError(session)
+
+
+# --- start and join -----------------------------------------------------------------------------------
+
+
+def session_start(*, battle: Battle, actor: Any) -> tuple[BattleSession, bool]:
+    """The open session of a scheduled battle, started now if it has none: (session, started now).
+
+    The setup is frozen from each side's current registered list (the newest, as the matchup sheet
+    takes it), the mission, the sector's fortification and the campaign's rule set.
+    """
+    from battles.matchup_selectors import matchup_lists
+
+    found = BattleSession.objects.filter(battle=battle, status=SessionStatus.OPEN).first()
+    if found is not None:
+        return found, False
+    if battle.status != BattleStatus.SCHEDULED:
+        raise ConflictError(
+            "battle-not-scheduled",
+            f"this battle is {battle.get_status_display().lower()}: only a scheduled battle is played here",
+            "battle",
+        )
+    lists = matchup_lists(battle=battle, attacker_list=None, defender_list=None)
+    for side in ("attacker", "defender"):
+        if lists.chosen[side] is None:
+            raise ConflictError(
+                "no-registered-list", f"the {side} has no registered list yet", f"{side}_list"
+            )
+    mission = battle_mission(battle)
+    players = {side: getattr(battle, side).display_name for side in ("attacker", "defender")}
+    units = {side: snapshot_units(side, lists.chosen[side]) for side in ("attacker", "defender")}
+    setup = build_setup(ruleset=battle.campaign.ruleset, mission=mission, players=players, units=units)
+    held = battle.sector.fortification if battle.sector is not None else "none"
+    campaign = battle.campaign
+    session = create_session(
+        battle=battle, campaign=campaign, setup=setup,
+        attacker_registration=lists.chosen["attacker"], defender_registration=lists.chosen["defender"],
+        fortification=fielded_fortification(mission, held),
+        attacker_player_id=battle.attacker.player_id, defender_player_id=battle.defender.player_id,
+        public=campaign.is_public and not campaign.hide_results_until_close, created_by=actor,
+    )  # fmt: skip
+    return session, True
+
+
+def session_join(*, code: str, actor: Any, army_list: Any = None) -> BattleSession:
+    """The open session a code names, for a caller who may see it; a friendly game's free side is taken
+    by the caller with ``army_list`` (one of theirs). Attempts are counted per account (``JOIN_RATE``),
+    so codes cannot be tried in bulk."""
+    if not rate_limit_hit("battle-session-join", str(actor.pk), JOIN_RATE):
+        raise DomainError("too-many-attempts", "too many join codes tried: wait an hour", "code")
+    wrong = DomainError("unknown-code", "no battle in play has that code", "code")
+    session = (
+        BattleSession.objects.select_related("battle__campaign", "campaign")
+        .filter(code=code.strip().upper(), status=SessionStatus.OPEN)
+        .first()
+    )
+    if session is None:
+        raise wrong
+    free = session.battle is None and session.defender_player_id is None
+    if free and session.attacker_player_id != actor.pk:
+        session = session_join_friendly(session=session, actor=actor, army_list=army_list)
+    if not can_view_session(actor, session):
+        raise wrong
+    return session
+
+
+# --- steps --------------------------------------------------------------------------------------------
+
+
+def _may_act(session: BattleSession, actor: Any, side: str) -> None:
+    if side not in session_sides(actor, session):
+        raise DomainError("not-your-side", f"you do not play the {side} in this battle", "by")
+
+
+def _rolled(step: Step) -> tuple[Step, int | None]:
+    """The step with a seed drawn by the site where it rolls and no dice were entered."""
+    names = {item.name for item in fields(step)}
+    if "seed" not in names or getattr(step, "seed", None) is not None:
+        return step, getattr(step, "seed", None)
+    if any(getattr(step, name, None) is not None for name in ("faces", "attacker_faces", "defender_faces")):
+        return step, None
+    seed = _random.randrange(SEED_BOUND)
+    return with_seed(step, seed), seed
+
+
+@transaction.atomic
+def session_step(*, session_id: int, actor: Any, expected: int, step: Any) -> Played:
+    """Apply one step sent for version ``expected``: stored as number ``expected + 1`` or refused whole."""
+    session = _locked(session_id)
+    _open(session, expected)
+    if session.battle is not None and session.battle.status != BattleStatus.SCHEDULED:
+        raise ConflictError(
+            "battle-reported",
+            f"this battle is {session.battle.get_status_display().lower()} already: its session is over",
+            "session",
+        )
+    if session.version >= MAX_STEPS:
+        raise ConflictError("session-full", f"a battle session holds at most {MAX_STEPS} steps", "step")
+    parsed = step_from_dict(step)
+    _may_act(session, actor, parsed.by)
+    parsed, seed = _rolled(parsed)  # drawn before applying, stored with the step: the replay rolls the same
+    setup, state = live_state(session)
+    state = apply(setup, state, parsed)
+    session.version += 1
+    SessionStep.objects.create(
+        session=session,
+        number=session.version,
+        data=step_to_dict(parsed),
+        side=parsed.by,
+        sent_by=actor,
+        seed=seed,
+    )
+    session.undo_asked_by, session.undo_to = "", None
+    changed = ["version", "undo_asked_by", "undo_to", "updated_at"]
+    if state.phase is Phase.ENDED:
+        session.status = SessionStatus.ENDED
+        changed.append("status")
+        _file_report(session, setup, state, actor, parsed.by)
+        changed += ["report", "report_problem"]
+    session.save(update_fields=changed)
+    live.remember(live.key_of(session), session.version, state)
+    return Played(session, setup, state)
+
+
+# --- undo -----------------------------------------------------------------------------------------------
+
+
+def _take_back(session: BattleSession, to: int, actor: Any) -> None:
+    SessionStep.objects.filter(session=session, undone_at__isnull=True, number__gt=to).update(
+        undone_at=timezone.now(), undone_by=actor
+    )
+    session.version = to
+    session.undo_asked_by, session.undo_to = "", None
+    session.save(update_fields=["version", "undo_asked_by", "undo_to", "updated_at"])
+
+
+def _played(session: BattleSession) -> Played:
+    setup, state = live_state(session)
+    return Played(session, setup, state)
+
+
+@transaction.atomic
+def session_undo(*, session_id: int, actor: Any, expected: int) -> Played:
+    """Take back the last step: its sender's side may, until the opponent acts (an organiser may too)."""
+    session = _locked(session_id)
+    _open(session, expected)
+    last = SessionStep.objects.filter(session=session, undone_at__isnull=True, number=session.version).first()
+    if last is None:
+        raise ConflictError("nothing-to-undo", "no step has been made yet", "expected")
+    if last.side not in session_sides(actor, session) and not can_correct_session(actor, session):
+        raise ConflictError(
+            "undo-needs-agreement", "the last step is your opponent's: ask them to take it back", "expected"
+        )
+    _take_back(session, session.version - 1, actor)
+    return _played(session)
+
+
+@transaction.atomic
+def session_undo_ask(*, session_id: int, actor: Any, expected: int, to: int) -> Played:
+    """Ask to take the battle back to ``to`` live steps; the other side agrees (``session_undo_agree``)."""
+    session = _locked(session_id)
+    _open(session, expected)
+    sides, correcting = session_sides(actor, session), can_correct_session(actor, session)
+    if not sides and not correcting:
+        raise DomainError("not-your-side", "you play no side in this battle", "to")
+    if not 0 <= to < session.version:
+        raise DomainError("out-of-range", f"from 0 to {session.version - 1} steps", "to")
+    if correcting or len(sides) == 2:  # an organiser corrects; one phone for both has nobody to ask
+        _take_back(session, to, actor)
+    else:
+        session.undo_asked_by, session.undo_to = sides[0], to
+        session.save(update_fields=["undo_asked_by", "undo_to", "updated_at"])
+    return _played(session)
+
+
+@transaction.atomic
+def session_undo_agree(*, session_id: int, actor: Any, expected: int) -> Played:
+    """The other side agrees to the undo asked for: the steps after it are taken back."""
+    session = _locked(session_id)
+    _open(session, expected)
+    if session.undo_to is None:
+        raise ConflictError("no-undo-asked", "nobody asked to take steps back", "expected")
+    other = "defender" if session.undo_asked_by == "attacker" else "attacker"
+    if other not in session_sides(actor, session) and not can_correct_session(actor, session):
+        raise DomainError("not-your-side", "only the other side agrees to take steps back", "expected")
+    _take_back(session, session.undo_to, actor)
+    return _played(session)
+
+
+@transaction.atomic
+def session_abandon(*, session_id: int, actor: Any) -> BattleSession:
+    """Stop playing: the session is kept for its replay and the battle may be reported by hand."""
+    session = _locked(session_id)
+    if session.status != SessionStatus.OPEN:
+        raise ConflictError("session-not-open", "this battle session is no longer in play", "session")
+    if not session_sides(actor, session) and not can_correct_session(actor, session):
+        raise DomainError("not-your-side", "you play no side in this battle", "session")
+    session.status = SessionStatus.ABANDONED
+    session.save(update_fields=["status", "updated_at"])
+    return session
+
+
+# --- the end: the report writes itself ---------------------------------------------------------------
+
+
+def report_input(session: BattleSession, setup: BattleSetup, state: BattleState) -> ReportInput:
+    """The report of an ended session, in the report flow's own input."""
+    report = report_from_state(setup, state)
+
+    def side(name: str) -> SideInput:
+        part = report[name]
+        return SideInput(
+            tuple(part["lost"]), tuple(part["reserves"]), bool(part["objective"]), int(part["scenario_vp"])
+        )
+
+    assert session.attacker_registration is not None
+    assert session.defender_registration is not None
+    return ReportInput(
+        attacker_registration=session.attacker_registration, defender_registration=session.defender_registration,
+        turns=int(report["turns"]), ending=str(report["ending"]), attacker=side("attacker"),
+        defender=side("defender"), fortification=session.fortification, conceded_by=report["conceded_by"],
+    )  # fmt: skip
+
+
+def _file_report(
+    session: BattleSession, setup: BattleSetup, state: BattleState, actor: Any, side: str
+) -> None:
+    if session.battle is None:
+        return  # a friendly game has no report to file
+    try:
+        with transaction.atomic():
+            session.report = report_submit(
+                battle=session.battle, actor=actor, side=side, data=report_input(session, setup, state)
+            )
+    except DomainError as exc:
+        session.report_problem = f"The report was not filed: {exc.message}."[:PROBLEM_MAX_LENGTH]
