@@ -57,6 +57,17 @@ _UNSHOWN_SNAPSHOT = tuple(
 )
 
 
+def sides_listed(battle: str = "") -> dict[str, Exists]:
+    """Whether each side of a battle has a current registered list, as ``attacker_listed`` and
+    ``defender_listed`` annotations: of a report's battle (``battle="battle__"``) or of the battle itself."""
+    # A report and its battle are of one campaign: each row's own campaign_id.
+    current = Registration.objects.filter(campaign_id=OuterRef("campaign_id"), superseded_by__isnull=True)
+    return {
+        f"{side}_listed": Exists(current.filter(enrolment_id=OuterRef(f"{battle}{side}_id")))
+        for side in ("attacker", "defender")
+    }
+
+
 def report_for_api(*, battle: Battle, with_battle: bool = False) -> BattleReport | None:
     """The battle's report as the reports API answers it (one query): both registered lists (the entries it
     lists), the organiser who resolved it, and whether each side has a current registered list
@@ -66,15 +77,11 @@ def report_for_api(*, battle: Battle, with_battle: bool = False) -> BattleReport
     related: tuple[str, ...] = ("attacker_registration", "defender_registration", "resolved_by")
     if with_battle:
         related += ("battle__round", "battle__sector", "battle__attacker__player", "battle__defender__player")
-    current = Registration.objects.filter(campaign_id=OuterRef("campaign_id"), superseded_by__isnull=True)
     return one_or_none(
         BattleReport.objects.filter(battle=battle)
         .select_related(*related)
         .defer(*_UNSHOWN_SNAPSHOT)
-        .annotate(
-            attacker_listed=Exists(current.filter(enrolment_id=OuterRef("battle__attacker_id"))),
-            defender_listed=Exists(current.filter(enrolment_id=OuterRef("battle__defender_id"))),
-        )
+        .annotate(**sides_listed("battle__"))
     )
 
 

@@ -24,7 +24,7 @@ from campaign.api.round_shapes import (
 )
 from campaign.engine.map import Fortification
 from campaign.models import Campaign, LogEntry, Registration
-from campaign.selectors.rounds import registration_in_campaign
+from campaign.selectors.rounds import registrations_in_campaign
 from core.errors import FieldProblem
 from core.fields import BoundedListField
 from core.openapi import MAX_ID
@@ -142,9 +142,12 @@ def report_input(campaign: Campaign, body: dict[str, Any], at: str = "") -> Repo
     """The checked body as the service's input: its registrations looked up in this campaign."""
     found: dict[str, Registration] = {}
     problems = []
+    named = registrations_in_campaign(
+        campaign=campaign, pks=[body[f"{side}_registration"] for side in judging.SIDES]
+    )
     for side in judging.SIDES:
         field = f"{side}_registration"
-        registration = registration_in_campaign(campaign=campaign, pk=body[field])
+        registration = named.get(body[field])
         if registration is None:
             problems.append(FieldProblem(f"{at}{field}", "unknown-registration",
                                          "there is no such registered list in this campaign"))  # fmt: skip
