@@ -20,7 +20,7 @@ from django.utils import timezone
 from battles import judging
 from battles.models import REASON_MAX_LENGTH, BattleReport, Ending, ReportStatus, Resolution
 from battles.notices import REPORT_CONFIRMED, REPORT_DISPUTED, REPORT_RESOLVED, REPORT_WAITING, report_link
-from battles.selectors import sides_listed
+from battles.selectors import battle_for_report
 from campaign.battle_terms import battle_list_check, battle_mission
 from campaign.engine.map import Fortification
 from campaign.models import (
@@ -177,16 +177,10 @@ def _lock(battle: Battle) -> Campaign:
     return Campaign.objects.select_for_update().get(pk=battle.campaign_id)
 
 
-# What a report's services read of its battle under the campaign's lock: not the campaign (the locked row is
-# put back in its place), and both sides with their accounts, whom the players' notices name.
-_BATTLE_RELATED = ("round", "sector", "attacker__player", "defender__player")
-
-
 def _locked_battle(pk: int, campaign: Campaign) -> Battle:
-    """The battle as it stands now that the caller holds ``campaign``'s lock (its campaign that row), with
-    whether each side has a current registered list (``attacker_listed``, ``defender_listed``): what the
-    API's answer shows of the battle, built from these objects once the action is done."""
-    battle = Battle.objects.select_related(*_BATTLE_RELATED).annotate(**sides_listed()).get(pk=pk)
+    """The battle as it stands now that the caller holds ``campaign``'s lock (its campaign that row: the
+    locked row is put back in its place), as ``battle_for_report`` reads it."""
+    battle = battle_for_report(pk=pk)
     battle.campaign = campaign
     return battle
 
