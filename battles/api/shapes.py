@@ -331,9 +331,11 @@ class ReportOutput(ReportSummaryOutput):
     @extend_schema_field(SidesOutput)
     def get_sides(self, report: BattleReport) -> Any:
         lists = {"attacker": report.attacker_registration, "defender": report.defender_registration}
-        shown = {side: _side(lists[side], report.sides[side], self.context.get("request"))
-                 for side in judging.SIDES}  # fmt: skip
-        return SidesOutput(shown).data
+        # Written as SidesOutput would write it (each value through its field's conversion), without building
+        # its nested serializers' fields for every answer: tests/battles/test_api_sides_shown.py holds the two
+        # equal, byte for byte.
+        request = self.context.get("request")
+        return {side: _side(lists[side], report.sides[side], request) for side in judging.SIDES}
 
     @extend_schema_field(DisputeOutput(allow_null=True))
     def get_dispute(self, report: BattleReport) -> Any:
@@ -359,21 +361,34 @@ class ReportOutput(ReportSummaryOutput):
 
 
 def _side(registration: Registration, part: dict[str, Any], request: Any) -> dict[str, Any]:
+    """A side as ``SideOutput`` shows it: each value converted as its field does (CharField ``str``,
+    IntegerField ``int``, BooleanField ``bool`` of a stored bool), in the fields' order."""
     cards = {card["key"]: card for card in registration.profiles}
     lost, placed = Counter(part["lost"]), Counter(part["reserves"])
     entries = [
-        {"entry_id": row["entry_id"], "name": cards.get(row["unit"], {}).get("name", row["unit"]),
+        {"entry_id": str(row["entry_id"]), "name": str(cards.get(row["unit"], {}).get("name", row["unit"])),
          "paid_ap": int(row["paid_ap"]), "lost": lost[row["entry_id"]], "reserves": placed[row["entry_id"]]}
         for row in registration.costs.get("entries", [])
     ]  # fmt: skip
     url = reverse("api:campaign-registration", request=request,
                   kwargs={"pk": registration.campaign_id, "registration_id": registration.pk})  # fmt: skip
     return {
-        "registration": {"id": registration.pk, "name": registration.name, "total_ap": registration.total_ap,
-                         "url": url},
-        "entries": entries, "lost": part["lost"], "reserves": part["reserves"], "objective": part["objective"],
-        "scenario_vp": part["scenario_vp"],
+        "registration": {"id": int(registration.pk), "name": str(registration.name),
+                         "total_ap": int(registration.total_ap), "url": str(url)},
+        "entries": entries, "lost": _texts(part["lost"]), "reserves": _texts(part["reserves"]),
+        "objective": _flag(part["objective"]), "scenario_vp": int(part["scenario_vp"]),
     }  # fmt: skip
+
+
+def _texts(items: list[Any]) -> list[str | None]:
+    """``ListField(child=CharField())``'s representation."""
+    return [None if item is None else str(item) for item in items]
+
+
+def _flag(value: Any) -> bool:
+    """``BooleanField``'s representation."""
+    field = serializers.BooleanField
+    return True if value in field.TRUE_VALUES else False if value in field.FALSE_VALUES else bool(value)
 
 
 def _step(entry: LogEntry, report: BattleReport) -> dict[str, Any]:
