@@ -20,6 +20,7 @@ from django.utils import timezone
 from battles import judging
 from battles.models import REASON_MAX_LENGTH, BattleReport, Ending, ReportStatus, Resolution
 from battles.notices import REPORT_CONFIRMED, REPORT_DISPUTED, REPORT_RESOLVED, REPORT_WAITING, report_link
+from battles.selectors import battle_for_report
 from campaign.battle_terms import battle_list_check, battle_mission
 from campaign.engine.map import Fortification
 from campaign.models import (
@@ -176,14 +177,10 @@ def _lock(battle: Battle) -> Campaign:
     return Campaign.objects.select_for_update().get(pk=battle.campaign_id)
 
 
-# What a report's services read of its battle under the campaign's lock: not the campaign (the locked row is
-# put back in its place), and both sides with their accounts, whom the players' notices name.
-_BATTLE_RELATED = ("round", "sector", "attacker__player", "defender__player")
-
-
 def _locked_battle(pk: int, campaign: Campaign) -> Battle:
-    """The battle as it stands now that the caller holds ``campaign``'s lock (its campaign that row)."""
-    battle = Battle.objects.select_related(*_BATTLE_RELATED).get(pk=pk)
+    """The battle as it stands now that the caller holds ``campaign``'s lock (its campaign that row: the
+    locked row is put back in its place), as ``battle_for_report`` reads it."""
+    battle = battle_for_report(pk=pk)
     battle.campaign = campaign
     return battle
 
@@ -194,7 +191,12 @@ def _player_may_answer(report: BattleReport, actor: Any, *, automatic: bool) -> 
     then its result takes effect at once (campaign.services.results). ``report.battle`` is read under the
     caller's lock."""
     battle = report.battle
-    if automatic or can_manage_campaign(actor, battle.campaign):
+    if automatic:
+        return
+    answering = battle.defender if report.submitted_by_id == battle.attacker_id else battle.attacker
+    if battle.round.status == RoundStatus.OPEN and answering.status == EnrolmentStatus.ADMITTED:
+        return  # whoever answers, organiser or player: whether they organise is not asked (a query)
+    if can_manage_campaign(actor, battle.campaign):
         return
     if battle.round.status != RoundStatus.OPEN:
         raise ReportConflictError(
@@ -202,7 +204,6 @@ def _player_may_answer(report: BattleReport, actor: Any, *, automatic: bool) -> 
             "the battle's round is closed: only an organiser can settle its report now",
             "battle",
         )
-    answering = battle.defender if report.submitted_by_id == battle.attacker_id else battle.attacker
     if answering.status != EnrolmentStatus.ADMITTED:
         raise ReportConflictError(
             "left-campaign", "you have left the campaign: an organiser settles this report now", "battle"
@@ -267,6 +268,7 @@ def report_submit(*, battle: Battle, actor: Any, side: str, data: ReportInput) -
             f"this battle is {battle.get_status_display().lower()}: report it only once",
             "battle",
         )
+    battle.status = BattleStatus.REPORTED  # what the update wrote
     report = BattleReport(battle=battle, campaign=battle.campaign, submitted_by=getattr(battle, side))
     _facts(report, data, judgement)
     report.save()
@@ -289,7 +291,11 @@ def report_confirm(*, report: BattleReport, actor: Any, automatic: bool = False)
           auto_confirmed=automatic)  # fmt: skip
     how = "confirmed for the opponent after the deadline" if automatic else "confirmed"
     settled = battle_result_settle(
-        battle=report.battle, result=_result(report), actor=actor, reason=f"report {how}"
+        battle=report.battle,
+        result=_result(report),
+        actor=actor,
+        reason=f"report {how}",
+        locked=report.campaign,
     )
     _log(report, actor, ReportStatus.SUBMITTED, ReportStatus.CONFIRMED, how)
     _done(report, {REPORT_WAITING})
@@ -358,7 +364,7 @@ def report_resolve(
     offered for that status (accepting a void report), nothing is done: a conflict. Without it the
     decision applies to the report as it is.
     """
-    _lock(report.battle)
+    locked = _lock(report.battle)
     report.refresh_from_db()
     if seen is not None and (report.status != seen or report.status not in _OFFERED.get(decision, set())):
         raise ReportConflictError(
@@ -400,7 +406,7 @@ def report_resolve(
     if decision != Resolution.VOIDED:
         battle.refresh_from_db()
         battle = battle_result_settle(
-            battle=battle, result=_result(report), actor=actor, reason=f"{decision}: {reason}"
+            battle=battle, result=_result(report), actor=actor, reason=f"{decision}: {reason}", locked=locked
         )
     _log(report, actor, before, to, reason)
     # Settled by an organiser: the report waits on no one, and its dispute is over for everyone told of it.
@@ -417,7 +423,7 @@ def report_resolve(
 @transaction.atomic
 def report_enter(*, battle: Battle, actor: Any, data: ReportInput, reason: str) -> BattleReport:
     """An organiser enters a battle's result directly (a club night's paper slip, a placeholder's battle)."""
-    _lock(battle)
+    locked = _lock(battle)
     battle = Battle.objects.select_related("campaign", "round", "sector", "attacker", "defender").get(
         pk=battle.pk
     )
@@ -436,7 +442,9 @@ def report_enter(*, battle: Battle, actor: Any, data: ReportInput, reason: str) 
     _facts(report, data, judgement)
     report.save()
     battle.refresh_from_db()
-    battle = battle_result_settle(battle=battle, result=_result(report), actor=actor, reason=reason)
+    battle = battle_result_settle(
+        battle=battle, result=_result(report), actor=actor, reason=reason, locked=locked
+    )
     _log(report, actor, "", ReportStatus.RESOLVED, reason)
     _done(report, _TO_PLAY)
     _tell_sides(

@@ -85,7 +85,6 @@ def _mailable(user: User) -> bool:
     return bool(user.email) and user.is_active
 
 
-@transaction.atomic
 def notify(
     *, users: Iterable[User], kind: str, message: str, link: str = "", actor: object = None
 ) -> list[Notification]:
@@ -107,17 +106,24 @@ def notify(
     if not recipients:
         return []
     now = timezone.now()
-    rows = Notification.objects.bulk_create(
-        [Notification(user=user, kind=kind, message=text, link=target, created_at=now) for user in recipients]
-    )
-    muted = set(
-        NotificationPreference.objects.filter(
-            kind=kind, email=False, user_id__in=[user.pk for user in recipients]
-        ).values_list("user_id", flat=True)
-    )
-    for row, user in zip(rows, recipients, strict=True):
-        if _mailable(user) and user.pk not in muted:
-            enqueue_on_commit("accounts.tasks.notification_email", row.pk)
+    # No savepoint inside the caller's transaction (two statements more for every report, confirmation and
+    # dispute): what is checked above raises before anything is written, and a failed statement here takes
+    # the caller's transaction down with it on PostgreSQL whatever the savepoint.
+    with transaction.atomic(savepoint=False):
+        rows = Notification.objects.bulk_create(
+            [
+                Notification(user=user, kind=kind, message=text, link=target, created_at=now)
+                for user in recipients
+            ]
+        )
+        muted = set(
+            NotificationPreference.objects.filter(
+                kind=kind, email=False, user_id__in=[user.pk for user in recipients]
+            ).values_list("user_id", flat=True)
+        )
+        for row, user in zip(rows, recipients, strict=True):
+            if _mailable(user) and user.pk not in muted:
+                enqueue_on_commit("accounts.tasks.notification_email", row.pk)
     return rows
 
 

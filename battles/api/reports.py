@@ -131,6 +131,21 @@ def shown(
     return Response(ReportOutput(report, context=context).data, status=code)
 
 
+def written(
+    request: Request, campaign: Campaign, report: BattleReport, code: int = status.HTTP_200_OK
+) -> Response:
+    """The report as a submission, confirmation or dispute just left it, from the service's own objects
+    rather than read again: the report it wrote (its status and the columns its conditional update set; its
+    registered lists, frozen snapshots, as read before), and its battle with its round, sector, sides and
+    whether each side has a current registered list, read under the campaign's lock, with what the action
+    wrote set on them (the battle's status and result, the sector's new holder). Its history is read."""
+    battle = report.battle
+    report.campaign = battle.campaign = campaign
+    report.attacker_listed = battle.attacker_listed  # type: ignore[attr-defined]
+    report.defender_listed = battle.defender_listed  # type: ignore[attr-defined]
+    return shown(request, campaign, report, code)
+
+
 def after(request: Request, campaign: Campaign, battle: Battle, code: int = status.HTTP_200_OK) -> Response:
     """The report after an action, read afresh with its battle (whose status and sector may have moved), in
     one query: the caller found the battle as the user may see it before acting."""
@@ -196,8 +211,8 @@ class ReportApi(CampaignApi):
         if side is None or not may.can_report_as(user, battle, side):
             raise refuse(f"you do not report for the {side}", "not-that-side")
         data = report_input(campaign, body)
-        services.report_submit(battle=battle, actor=user, side=side, data=data)
-        return after(request, campaign, battle, status.HTTP_201_CREATED)
+        report = services.report_submit(battle=battle, actor=user, side=side, data=data)
+        return written(request, campaign, report, status.HTTP_201_CREATED)
 
 
 class ReportPreviewApi(CampaignApi):
@@ -251,9 +266,8 @@ class ReportConfirmApi(CampaignApi):
         "awards follow, once however often it is sent.",
     )
     def post(self, request: Request, pk: int, battle_id: int) -> Response:
-        campaign, battle, report, user = _answerable(request, pk, battle_id)
-        services.report_confirm(report=report, actor=user)
-        return after(request, campaign, battle)
+        campaign, _, report, user = _answerable(request, pk, battle_id)
+        return written(request, campaign, services.report_confirm(report=report, actor=user))
 
 
 class ReportDisputeApi(CampaignApi):
@@ -273,10 +287,11 @@ class ReportDisputeApi(CampaignApi):
         description="Disagree with the report, saying why: the organisers are told and resolve it.",
     )
     def post(self, request: Request, pk: int, battle_id: int) -> Response:
-        campaign, battle, report, user = _answerable(request, pk, battle_id)
+        campaign, _, report, user = _answerable(request, pk, battle_id)
         body = _checked(ReasonBody, request)
-        services.report_dispute(report=report, actor=user, reason=body["reason"])
-        return after(request, campaign, battle)
+        return written(
+            request, campaign, services.report_dispute(report=report, actor=user, reason=body["reason"])
+        )
 
 
 ORGANISERS = "not_authenticated; not-organiser: only the campaign's organisers do this."

@@ -24,7 +24,7 @@ from campaign.api.round_shapes import (
 )
 from campaign.engine.map import Fortification
 from campaign.models import Campaign, LogEntry, Registration
-from campaign.selectors.rounds import registration_in_campaign
+from campaign.selectors.rounds import registrations_in_campaign
 from core.errors import FieldProblem
 from core.fields import BoundedListField
 from core.openapi import MAX_ID
@@ -142,9 +142,12 @@ def report_input(campaign: Campaign, body: dict[str, Any], at: str = "") -> Repo
     """The checked body as the service's input: its registrations looked up in this campaign."""
     found: dict[str, Registration] = {}
     problems = []
+    named = registrations_in_campaign(
+        campaign=campaign, pks=[body[f"{side}_registration"] for side in judging.SIDES]
+    )
     for side in judging.SIDES:
         field = f"{side}_registration"
-        registration = registration_in_campaign(campaign=campaign, pk=body[field])
+        registration = named.get(body[field])
         if registration is None:
             problems.append(FieldProblem(f"{at}{field}", "unknown-registration",
                                          "there is no such registered list in this campaign"))  # fmt: skip
@@ -328,9 +331,11 @@ class ReportOutput(ReportSummaryOutput):
     @extend_schema_field(SidesOutput)
     def get_sides(self, report: BattleReport) -> Any:
         lists = {"attacker": report.attacker_registration, "defender": report.defender_registration}
-        shown = {side: _side(lists[side], report.sides[side], self.context.get("request"))
-                 for side in judging.SIDES}  # fmt: skip
-        return SidesOutput(shown).data
+        # Written as SidesOutput would write it (each value through its field's conversion), without building
+        # its nested serializers' fields for every answer: tests/battles/test_api_sides_shown.py holds the two
+        # equal, byte for byte.
+        request = self.context.get("request")
+        return {side: _side(lists[side], report.sides[side], request) for side in judging.SIDES}
 
     @extend_schema_field(DisputeOutput(allow_null=True))
     def get_dispute(self, report: BattleReport) -> Any:
@@ -348,7 +353,7 @@ class ReportOutput(ReportSummaryOutput):
     @extend_schema_field(HistoryOutput(many=True))
     def get_history(self, report: BattleReport) -> Any:
         entries: list[LogEntry] = self.context["history"]
-        return HistoryOutput([_step(entry, report) for entry in entries], many=True).data
+        return [history_step_shown(_step(entry, report)) for entry in entries]
 
     @extend_schema_field(ActionsOutput)
     def get_actions(self, report: BattleReport) -> Any:
@@ -356,21 +361,68 @@ class ReportOutput(ReportSummaryOutput):
 
 
 def _side(registration: Registration, part: dict[str, Any], request: Any) -> dict[str, Any]:
+    """A side as ``SideOutput`` shows it: each value converted as its field does (CharField ``str``,
+    IntegerField ``int``, BooleanField ``bool`` of a stored bool), in the fields' order."""
     cards = {card["key"]: card for card in registration.profiles}
     lost, placed = Counter(part["lost"]), Counter(part["reserves"])
     entries = [
-        {"entry_id": row["entry_id"], "name": cards.get(row["unit"], {}).get("name", row["unit"]),
+        {"entry_id": str(row["entry_id"]), "name": str(cards.get(row["unit"], {}).get("name", row["unit"])),
          "paid_ap": int(row["paid_ap"]), "lost": lost[row["entry_id"]], "reserves": placed[row["entry_id"]]}
         for row in registration.costs.get("entries", [])
     ]  # fmt: skip
     url = reverse("api:campaign-registration", request=request,
                   kwargs={"pk": registration.campaign_id, "registration_id": registration.pk})  # fmt: skip
     return {
-        "registration": {"id": registration.pk, "name": registration.name, "total_ap": registration.total_ap,
-                         "url": url},
-        "entries": entries, "lost": part["lost"], "reserves": part["reserves"], "objective": part["objective"],
-        "scenario_vp": part["scenario_vp"],
+        "registration": {"id": int(registration.pk), "name": str(registration.name),
+                         "total_ap": int(registration.total_ap), "url": str(url)},
+        "entries": entries, "lost": _texts(part["lost"]), "reserves": _texts(part["reserves"]),
+        "objective": _flag(part["objective"]), "scenario_vp": int(part["scenario_vp"]),
     }  # fmt: skip
+
+
+def _put(field: serializers.Field[Any, Any, Any, Any], value: Any) -> Any:
+    """A value as a serializer puts it through its field: ``None`` kept, anything else converted."""
+    return None if value is None else field.to_representation(value)
+
+
+def history_step_shown(step: dict[str, Any]) -> dict[str, Any]:
+    """What ``HistoryOutput(step).data`` gives, each value through HistoryOutput's own declared fields, without
+    building that serializer and its nested ones for every step of every answer
+    (tests/battles/test_api_history_shown.py holds the two equal, byte for byte)."""
+    fields = HistoryOutput._declared_fields
+    actor, result = step["actor"], step["result"]
+    user = UserBriefOutput._declared_fields
+    pair = SidePairOutput._declared_fields
+    outcome = StepResultOutput._declared_fields
+    return {
+        "at": _put(fields["at"], step["at"]),
+        "actor": None if actor is None else {
+            "id": _put(user["id"], actor.id), "username": _put(user["username"], actor.username),
+            "display_name": _put(user["display_name"], actor.public_name),
+        },
+        "actor_name": _put(fields["actor_name"], step["actor_name"]),
+        "status_before": _put(fields["status_before"], step["status_before"]),
+        "status_after": _put(fields["status_after"], step["status_after"]),
+        "reason": _put(fields["reason"], step["reason"]),
+        "result": None if result is None else {
+            "winner": _put(outcome["winner"], result["winner"]), "draw": _put(outcome["draw"], result["draw"]),
+            "decided_by": _put(outcome["decided_by"], result["decided_by"]),
+            "victory_points": None if result["victory_points"] is None else {
+                side: _put(pair[side], result["victory_points"][side]) for side in ("attacker", "defender")
+            },
+        },
+    }  # fmt: skip
+
+
+def _texts(items: list[Any]) -> list[str | None]:
+    """``ListField(child=CharField())``'s representation."""
+    return [None if item is None else str(item) for item in items]
+
+
+def _flag(value: Any) -> bool:
+    """``BooleanField``'s representation."""
+    field = serializers.BooleanField
+    return True if value in field.TRUE_VALUES else False if value in field.FALSE_VALUES else bool(value)
 
 
 def _step(entry: LogEntry, report: BattleReport) -> dict[str, Any]:

@@ -15,7 +15,14 @@ from django.db import transaction
 from django.db.models import Q
 
 from campaign import limits
-from campaign.engine.map import Fortification, SectorChange, SectorField, check_change, coerce_change_value
+from campaign.engine.map import (
+    Fortification,
+    SectorChange,
+    SectorField,
+    ZverogradMap,
+    check_change,
+    coerce_change_value,
+)
 from campaign.engine.mapformat import default_map, map_from_json, map_from_json_text, map_to_json
 from campaign.errors import CampaignConflictError, CampaignError
 from campaign.models import Campaign, Enrolment, EnrolmentStatus, LogKind, Sector
@@ -88,6 +95,24 @@ def campaign_map_load(
     return locked
 
 
+def _reason_checked(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise CampaignError(
+            "reason-required", "say why the sector changes: the log shows it to everyone", "reason"
+        )
+    if len(reason) > limits.REASON_MAX_LENGTH:
+        raise CampaignError("too-long", f"at most {limits.REASON_MAX_LENGTH} characters", "reason")
+    return reason
+
+
+def _changeable(campaign: Campaign) -> None:
+    if campaign.status == Status.FINISHED:
+        raise CampaignConflictError("campaign-finished", "a finished campaign can no longer change")
+    if campaign.map_document is None:
+        raise CampaignError("map-missing", "load a map first", "map")
+
+
 @transaction.atomic
 def sector_update(
     *, campaign: Campaign, actor: Any, key: str, changes: Mapping[str, Any], reason: str, cause: str = ""
@@ -97,26 +122,61 @@ def sector_update(
     A headquarters' fortification may only be removed (``headquarters_not_fortifiable``).
     """
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    if locked.status == Status.FINISHED:
-        raise CampaignConflictError("campaign-finished", "a finished campaign can no longer change")
-    if locked.map_document is None:
-        raise CampaignError("map-missing", "load a map first", "map")
-    reason = (reason or "").strip()
-    if not reason:
-        raise CampaignError(
-            "reason-required", "say why the sector changes: the log shows it to everyone", "reason"
-        )
-    if len(reason) > limits.REASON_MAX_LENGTH:
-        raise CampaignError("too-long", f"at most {limits.REASON_MAX_LENGTH} characters", "reason")
+    _changeable(locked)
+    reason = _reason_checked(reason)
     if not changes:
         raise CampaignError("no-change", "say what changes: owner, fortification, value, terrain or held_by")
-    if SectorField.OWNER in changes and SectorField.HELD_BY not in changes:
-        # A sector changing hands leaves the player who held it for the old bloc.
-        changes = {**changes, SectorField.HELD_BY: None}
     zmap = campaign_map(campaign=locked)
     sector = one_or_none(Sector.objects.select_for_update().filter(campaign=locked, key=key))
     if sector is None:
         raise CampaignError("unknown-sector", f"there is no sector {key[:40]!r} on this map", "key")
+    _sector_write(locked, zmap, sector, changes, actor=actor, reason=reason, cause=cause)
+    sector.save()
+    if not cause:
+        results_changed(campaign=locked)
+    return sector
+
+
+def sector_changes_derive(
+    *,
+    campaign: Campaign,
+    zmap: ZverogradMap,
+    sector: Sector,
+    changes: Mapping[str, Any],
+    actor: Any,
+    reason: str,
+    cause: str,
+) -> list[str]:
+    """``sector_update``'s checks and log entries for a change derived from the results (``cause``), writing
+    only the columns that changed. The caller holds ``campaign``'s lock (the row itself, read under it) and
+    read ``sector`` under it with its key, holder, fortification, value, terrain and headquarters: every
+    writer of a sector holds that lock first, so neither is read again, nor the sector locked once more.
+    Called within the caller's transaction (no savepoint: a refusal here takes the whole change back).
+    Returns the columns written."""
+    _changeable(campaign)
+    reason = _reason_checked(reason)
+    written = _sector_write(campaign, zmap, sector, changes, actor=actor, reason=reason, cause=cause)
+    if written:
+        sector.save(update_fields=written)
+    return written
+
+
+def _sector_write(
+    campaign: Campaign,
+    zmap: ZverogradMap,
+    sector: Sector,
+    changes: Mapping[str, Any],
+    *,
+    actor: Any,
+    reason: str,
+    cause: str,
+) -> list[str]:
+    """Check ``changes`` against the map, set them on ``sector`` and log each; returns the columns set."""
+    if SectorField.OWNER in changes and SectorField.HELD_BY not in changes:
+        # A sector changing hands leaves the player who held it for the old bloc.
+        changes = {**changes, SectorField.HELD_BY: None}
+    key = sector.key
+    written: list[str] = []
     for field, value in changes.items():
         empty = field in (SectorField.OWNER, SectorField.HELD_BY) and value in ("", None)
         change = SectorChange(key, field, None if empty else value)
@@ -131,13 +191,11 @@ def sector_update(
         if field == SectorField.FORTIFICATION and sector.headquarters_of and stored != Fortification.NONE:
             raise headquarters_not_fortifiable(sector, "fortification")
         setattr(sector, column, (stored or None) if column == "held_by_id" else stored)
-        log_write(campaign=locked, kind=LogKind.SECTOR_CHANGED, subject=f"sector:{key}", actor=actor, field=field,
-                  before=before, after=stored, reason=reason, cause=cause)  # fmt: skip
-    _check_holder(locked, sector)
-    sector.save()
-    if not cause:
-        results_changed(campaign=locked)
-    return sector
+        written.append(column)
+        log_write(campaign=campaign, kind=LogKind.SECTOR_CHANGED, subject=f"sector:{key}", actor=actor,
+                  field=field, before=before, after=stored, reason=reason, cause=cause)  # fmt: skip
+    _check_holder(campaign, sector)
+    return written
 
 
 def headquarters_not_fortifiable(sector: Sector, field: str) -> CampaignError:

@@ -27,7 +27,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from armies.blocs import Bloc
-from campaign.engine.map import SectorState, apply_change
+from campaign.engine.map import SectorState, ZverogradMap, apply_change
 from campaign.models import (
     Battle,
     BattleStatus,
@@ -44,7 +44,7 @@ from campaign.options import ResourceHolder
 from campaign.selectors import campaign_map, map_state_now, sectors_for_map
 from campaign.services.economy import Holder, holder_of_side
 from campaign.services.log import log_write
-from campaign.services.map import sector_update
+from campaign.services.map import sector_changes_derive
 from campaign.services.versions import results_changed
 from campaign.services.webhooks import webhook_result
 
@@ -65,24 +65,34 @@ def _awards(campaign: Campaign, battle: Battle) -> list[tuple[Holder, int]]:
     return [(holder_of_side(campaign, sides[winner]), campaign.award_win)] if winner in sides else []
 
 
-def result_waits_for_close(battle: Battle) -> bool:
+def result_waits_for_close(battle: Battle, *, locked: Campaign | None = None) -> bool:
     """Whether a result agreed now for ``battle`` waits for its round to close: the campaign hides results
-    and the round is open. (A closed round's results are public: one agreed later takes effect at once.)"""
-    hides = Campaign.objects.filter(pk=battle.campaign_id).values_list("hide_results_until_close", flat=True)
+    and the round is open. (A closed round's results are public: one agreed later takes effect at once.)
+    ``locked``: the campaign's row as the caller read it under its lock (else it is read here)."""
     # Read now, under the caller's lock, not from objects loaded before it: the round may have just closed.
-    return bool(hides.first()) and Round.objects.filter(pk=battle.round_id, status=RoundStatus.OPEN).exists()
+    if locked is not None:
+        hides = locked.hide_results_until_close
+    else:
+        hidden = Campaign.objects.filter(pk=battle.campaign_id).values_list(
+            "hide_results_until_close", flat=True
+        )
+        hides = bool(hidden.first())
+    return hides and Round.objects.filter(pk=battle.round_id, status=RoundStatus.OPEN).exists()
 
 
-def battle_result_settle(*, battle: Battle, result: dict[str, Any], actor: Any, reason: str) -> Battle:
+def battle_result_settle(
+    *, battle: Battle, result: dict[str, Any], actor: Any, reason: str, locked: Campaign | None = None
+) -> Battle:
     """A result is agreed (confirmed, resolved or entered; the caller holds the campaign's lock).
 
     It takes effect at once, or, where the campaign hides results and the round
     is open, it waits on the battle (which stays "reported") for the round's
     close: then no sector, award, standing, version, log entry or webhook
-    changes now, so nothing anyone else sees can give it away.
+    changes now, so nothing anyone else sees can give it away. ``locked``: the
+    campaign's row the caller read under that lock, used rather than read again.
     """
-    if not result_waits_for_close(battle):
-        return battle_result_record(battle=battle, result=result, actor=actor, reason=reason)
+    if not result_waits_for_close(battle, locked=locked):
+        return battle_result_record(battle=battle, result=result, actor=actor, reason=reason, locked=locked)
     battle.pending_result = {**result, "reason": reason}
     battle.pending_at = timezone.now()
     battle.save(update_fields=["pending_result", "pending_at"])
@@ -124,9 +134,12 @@ def round_results_apply(*, round: Round, actor: Any) -> int:
     return applied
 
 
-def battle_result_record(*, battle: Battle, result: dict[str, Any], actor: Any, reason: str) -> Battle:
-    """Record ``battle``'s confirmed result and apply what it changes (the caller holds the campaign's lock)."""
-    campaign = Campaign.objects.get(pk=battle.campaign_id)
+def battle_result_record(
+    *, battle: Battle, result: dict[str, Any], actor: Any, reason: str, locked: Campaign | None = None
+) -> Battle:
+    """Record ``battle``'s confirmed result and apply what it changes (the caller holds the campaign's lock;
+    ``locked``: the row it read under it, else the campaign is read here)."""
+    campaign = locked if locked is not None else Campaign.objects.get(pk=battle.campaign_id)
     sides = {"attacker": battle.attacker, "defender": battle.defender}
     battle.result = result
     battle.winner = sides.get(result.get("winner") or "")
@@ -146,9 +159,13 @@ def battle_result_record(*, battle: Battle, result: dict[str, Any], actor: Any, 
                 actor=actor if getattr(actor, "is_authenticated", False) else None,
             )  # fmt: skip
     _bump(campaign)
-    campaign_map_recompute(campaign=campaign, actor=actor, reason=f"battle {battle.pk}: {reason}")
+    # The battle's sector, where the caller read it with the battle (under the lock), shows what is written.
+    shown = battle.sector if Battle.sector.is_cached(battle) else None
+    campaign_map_recompute(
+        campaign=campaign, actor=actor, reason=f"battle {battle.pk}: {reason}", mirror=shown
+    )
     # Posted after the confirmation commits; a webhook that fails cannot take the confirmation back.
-    webhook_result(battle=battle)
+    webhook_result(battle=battle, campaign=campaign)
     return battle
 
 
@@ -174,9 +191,10 @@ def battle_result_revoke(*, battle: Battle, actor: Any, reason: str, to: BattleS
     return battle
 
 
-def campaign_state_replay(*, campaign: Campaign) -> dict[str, SectorState]:
-    """The sectors as the campaign's history says they should be (see the module docstring)."""
-    zmap = campaign_map(campaign=campaign)
+def campaign_state_replay(*, campaign: Campaign, zmap: ZverogradMap | None = None) -> dict[str, SectorState]:
+    """The sectors as the campaign's history says they should be (see the module docstring); ``zmap``: the
+    campaign's map, when the caller has it."""
+    zmap = zmap or campaign_map(campaign=campaign)
     state = zmap.initial_state()
     # Only a confirmed attacker's win over a sector moves it: the others are never read (columns, no rows
     # decoded), and the result markers only for their order (ids), so a confirmation late in a night of
@@ -211,12 +229,24 @@ def campaign_state_replay(*, campaign: Campaign) -> dict[str, SectorState]:
     return state
 
 
-def campaign_map_recompute(*, campaign: Campaign, actor: Any, reason: str) -> int:
-    """Write the differences between the sectors and the replay as derived changes; returns how many."""
-    expected = campaign_state_replay(campaign=campaign)
-    # What map_state_now reads of each sector, not its name, place and neighbours.
-    shown = ("campaign_id", "key", "owner", "fortification", "value", "terrain", "held_by")
-    current = map_state_now(sectors=list(Sector.objects.filter(campaign=campaign).order_by().only(*shown)))
+def campaign_map_recompute(
+    *, campaign: Campaign, actor: Any, reason: str, mirror: Sector | None = None
+) -> int:
+    """Write the differences between the sectors and the replay as derived changes; returns how many.
+
+    The caller holds the campaign's lock and passes the row it read under it: every writer of a sector takes
+    that lock first, so the sectors read here are written as they are, without reading them or the campaign
+    again, and only their columns that change. ``mirror``: the caller's instance of one sector, on which
+    the columns written to that sector are set too (an answer shows it as it now is)."""
+    zmap = campaign_map(campaign=campaign)
+    expected = campaign_state_replay(campaign=campaign, zmap=zmap)
+    # What map_state_now reads of each sector and what a change checks (a headquarters), not its name, place
+    # and neighbours.
+    shown = ("campaign_id", "key", "owner", "fortification", "value", "terrain", "held_by", "headquarters_of")
+    sectors = {
+        sector.key: sector for sector in Sector.objects.filter(campaign=campaign).order_by().only(*shown)
+    }
+    current = map_state_now(sectors=list(sectors.values()))
     written = 0
     for key, want in expected.items():
         have = current[key]
@@ -232,9 +262,12 @@ def campaign_map_recompute(*, campaign: Campaign, actor: Any, reason: str) -> in
         if have.terrain != want.terrain:
             changes["terrain"] = want.terrain.value
         if changes:
-            sector_update(
-                campaign=campaign, actor=actor, key=key, changes=changes, reason=reason, cause=RESULT
-            )
+            sector = sectors[key]
+            columns = sector_changes_derive(campaign=campaign, zmap=zmap, sector=sector, changes=changes,
+                                            actor=actor, reason=reason, cause=RESULT)  # fmt: skip
+            if mirror is not None and mirror.pk == sector.pk:
+                for column in columns:
+                    setattr(mirror, column, getattr(sector, column))
             written += len(changes)
     return written
 

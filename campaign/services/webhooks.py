@@ -192,14 +192,16 @@ def _side(battle: Battle, side: str) -> str:
     return str(place.display_name)
 
 
-def webhook_result(*, battle: Battle) -> WebhookDelivery | None:
+def webhook_result(*, battle: Battle, campaign: Campaign | None = None) -> WebhookDelivery | None:
     """A result took effect (confirmed by the opponent, an organiser or the clock): post it.
 
     In a campaign that hides results until the round closes, a result takes
     effect (and so is posted) when its round closes, with everyone else's.
+    ``campaign``: the battle's campaign as the caller read it in this transaction (else it is read here).
     """
-    # Its name and address, not its map document; nothing more is read when it has no webhook.
-    campaign = Campaign.objects.only("pk", "name", "webhook_url").get(pk=battle.campaign_id)
+    if campaign is None:
+        # Its name and address, not its map document; nothing more is read when it has no webhook.
+        campaign = Campaign.objects.only("pk", "name", "webhook_url").get(pk=battle.campaign_id)
     if not campaign.webhook_url:
         return None
     result = battle.result or {}

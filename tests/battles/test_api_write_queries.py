@@ -21,30 +21,30 @@ MORE_REPORTS = 24
 # 1 the campaign, 2 campaign_access (a co-organiser? the caller's place: one query), 3 the battle with its
 # round, sector, sides and their accounts (campaign_battle). The client is authenticated without a session.
 FOUND = 3
-# What the answer reads afresh: 1 the report with its battle (round, sector, sides and their accounts), both
-# registered lists, who resolved it and whether each side has a current registered list, 2 its history.
-ANSWER = 2
+# What the answer reads: 1 the report's history. The rest is built from what the service wrote and read under
+# the campaign's lock (the report, its battle with its round, sector, sides and whether each side has a
+# current registered list): battles.api.reports.written.
+ANSWER = 1
 
-# 1-2 both registered lists named in the body (with their catalogue),
-# 3 SAVEPOINT (the service's transaction, inside the test's), 4 the campaign's row locked,
-# 5 the battle read under the lock with its round, sector, sides and accounts,
-# 6 the battle marked reported (scheduled -> reported), 7 the report written, 8 its log entry,
-# 9 the pairing's notifications to both players marked read, 10-13 the opponent told
-# (a savepoint, the notification, their e-mail preference, its release), 14 RELEASE SAVEPOINT.
-SUBMIT = FOUND + 14 + ANSWER
+# 1 both registered lists named in the body, with their catalogue (one query for the two),
+# 2 SAVEPOINT (the service's transaction, inside the test's), 3 the campaign's row locked,
+# 4 the battle read under the lock with its round, sector, sides and accounts and whether each side has a
+# current registered list, 5 the battle marked reported (scheduled -> reported), 6 the report written,
+# 7 its log entry, 8 the pairing's notifications to both players marked read, 9-10 the opponent told (the
+# notification, their e-mail preference; no savepoint of its own), 11 RELEASE SAVEPOINT.
+SUBMIT = FOUND + 11 + ANSWER
 
-# 1 the report (report_for_api), 2 SAVEPOINT, 3 the campaign's row locked, 4 the battle read under the lock,
-# 5 campaign_access on the locked row (a co-organiser? the caller's place: an organiser may settle a
-# closed round's report), 6 the report confirmed (submitted -> confirmed); the result settled
-# (campaign.services.results): 7 does the campaign hide results, 8 the campaign, 9 the result's log entry,
-# 10 the battle's result, 11 its award, 12 the results version bumped; the map recomputed from the
-# history: 13 the attackers' wins, 14 the organisers' sector changes, 15 the entries recording results,
-# 16 the sectors; the sector changing hands (sector_update): 17 a savepoint, 18 the campaign locked,
-# 19 the sector locked, 20 its log entry, 21 the sector saved, 22 the savepoint released; the webhook:
-# 23 the campaign's name and address (none: nothing more); 24 the confirmation's log entry, 25 the report's
-# notifications marked read, 26-29 the reporter told (a savepoint, the notification, their e-mail
-# preference, its release), 30 RELEASE SAVEPOINT.
-CONFIRM = FOUND + 30 + ANSWER
+# 1 the report (report_for_api), 2 SAVEPOINT, 3 the campaign's row locked, 4 the battle read under the lock
+# (the answering side's round open and place admitted: whether the caller organises is not asked),
+# 5 the report confirmed (submitted -> confirmed); the result settled (campaign.services.results) with the
+# row locked in 3 (whether it hides results, its awards, its name and webhook address: not read again):
+# 6 the result's log entry, 7 the battle's result, 8 its award, 9 the results version bumped; the map
+# recomputed from the history: 10 the attackers' wins, 11 the organisers' sector changes, 12 the entries
+# recording results, 13 the sectors (read under the campaign's lock, which every writer of a sector
+# takes); the sector changing hands (sector_changes_derive): 14 its log entry, 15 the columns that changed
+# saved; 16 the confirmation's log entry, 17 the report's notifications marked read, 18-19 the reporter
+# told (the notification, their e-mail preference), 20 RELEASE SAVEPOINT.
+CONFIRM = FOUND + 20 + ANSWER
 
 
 def submit_and_confirm(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 
 from campaign.models import Campaign
 from campaign.services.results import campaign_check, campaign_map_recompute
@@ -32,9 +33,12 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"{campaign}: the state equals the replay of its history."))
             return
         if options["fix"] and report.sector_differences:
-            changed = campaign_map_recompute(
-                campaign=campaign, actor=None, reason="manage.py replay_campaign --fix"
-            )
+            # Written under the campaign's lock, as every writer of its sectors does.
+            with transaction.atomic():
+                locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+                changed = campaign_map_recompute(
+                    campaign=locked, actor=None, reason="manage.py replay_campaign --fix"
+                )
             self.stdout.write(f"wrote {changed} derived sector change(s)")
         raise CommandError(
             f"{len(report.sector_differences)} sector and {len(report.ledger_differences)} ledger difference(s)",
