@@ -25,6 +25,7 @@ from campaign.models import (
     Sector,
 )
 from campaign.options import ResourceHolder
+from core.compiled import CompiledRows
 from core.db import one_or_none
 
 
@@ -91,11 +92,9 @@ def _side_name(
     return (display_name or str(username)) if player_id is not None else placeholder
 
 
-def battle_lines_for_round(*, round: Round) -> list[BattleLine]:
-    """The round's published battles as plain columns, in one query: no model instances for a table of names
-    (a round of 250 battles built 1,500 of them per page view)."""
-    rows = (
-        Battle.objects.filter(round=round)
+def _lines_query(round: int) -> QuerySet[Battle, tuple[Any, ...]]:
+    return (
+        Battle.objects.filter(round_id=round)
         .exclude(status=BattleStatus.DRAFT)
         .order_by("id")
         .values_list(
@@ -104,7 +103,16 @@ def battle_lines_for_round(*, round: Round) -> list[BattleLine]:
             *(f"{side}{column}" for side in ("attacker", "defender") for column in _SIDE_COLUMNS),
         )
     )  # fmt: skip
-    return [_line(row) for row in rows]
+
+
+_LINES = CompiledRows(_lines_query, "round")
+
+
+def battle_lines_for_round(*, round: Round) -> list[BattleLine]:
+    """The round's published battles as plain columns, in one query (compiled once per thread:
+    ``core.compiled``): no model instances for a table of names (a round of 250 battles built 1,500 of them
+    per page view)."""
+    return [_line(row) for row in _LINES.converted(_LINES.raw(round=round.pk))]
 
 
 def _line(row: tuple[Any, ...]) -> BattleLine:
@@ -363,11 +371,21 @@ def registration_in_campaign(*, campaign: Campaign, pk: int) -> Registration | N
     return one_or_none(Registration.objects.select_related("catalogue").filter(campaign=campaign, pk=pk))
 
 
-def places_with_registered_list(*, campaign_id: int) -> frozenset[int]:
-    """The places of a campaign with a current (not superseded) registered list (one query): a place not
-    in it is flagged wherever it is paired, challenged or scheduled, before anyone reports."""
-    return frozenset(
-        Registration.objects.filter(campaign_id=campaign_id, superseded_by__isnull=True)
-        .values_list("enrolment_id", flat=True)
+def _with_a_list(campaign: int) -> QuerySet[Registration, tuple[Any, ...]]:
+    # Unordered: the model's ordering would sort the rows and defeat the DISTINCT.
+    return (
+        Registration.objects.filter(campaign_id=campaign, superseded_by__isnull=True)
+        .order_by()
+        .values_list("enrolment_id")
         .distinct()
     )
+
+
+_WITH_A_LIST = CompiledRows(_with_a_list, "campaign")
+
+
+def places_with_registered_list(*, campaign_id: int) -> frozenset[int]:
+    """The places of a campaign with a current (not superseded) registered list (one query, compiled once
+    per thread: ``core.compiled``): a place not in it is flagged wherever it is paired, challenged or
+    scheduled, before anyone reports."""
+    return frozenset(row[0] for row in _WITH_A_LIST.raw(campaign=campaign_id))
