@@ -141,7 +141,7 @@ def campaign_for_page(*, pk: int) -> Campaign | None:
     """The campaign with its organisers and catalogue (two queries), for its page and the dashboard.
 
     Not its players nor their lists: each page reads the rows it lists on its
-    own, as the columns it shows (``rosters``, ``registrations_for_table``,
+    own, as the columns it shows (``roster_rows``, ``registration_table_rows``,
     ``join_requests``, ``admitted_placeholders``), or counts them
     (``round_waits_on``).
     """
@@ -206,7 +206,9 @@ class RosterRows:
 
 
 def roster_rows(*, campaign: Campaign) -> RosterRows:
-    """The roster's columns (one query, compiled once per thread: ``core.compiled``)."""
+    """Players by bloc, in the order they joined, with those asking to join (one query, of the roster's
+    columns only: a 500-player campaign builds no enrolment or account; compiled once per thread:
+    ``core.compiled``)."""
     return RosterRows(_ROSTER.raw(campaign=campaign.pk))
 
 
@@ -218,12 +220,6 @@ def rosters_from(rows: RosterRows) -> list[BlocRoster]:
             place = RosterPlace(name, faction, mercenary, player_id is None, status)
             (roster.pending if status == EnrolmentStatus.PENDING else roster.players).append(place)
     return list(by_bloc.values())
-
-
-def rosters(*, campaign: Campaign) -> list[BlocRoster]:
-    """Players by bloc, in the order they joined, with those asking to join (one query, of the roster's
-    columns only: a 500-player campaign builds no enrolment or account)."""
-    return rosters_from(roster_rows(campaign=campaign))
 
 
 def join_requests(*, campaign: Campaign) -> QuerySet[Enrolment]:
@@ -299,11 +295,6 @@ def registrations_from(rows: RegistrationRows) -> list[RegistrationRow]:
             rows.current_only
         ].converted(rows.rows)
     ]
-
-
-def registrations_for_table(*, campaign: Campaign, current_only: bool = True) -> list[RegistrationRow]:
-    """The registered lists as their table shows them (one query: ``registration_table_rows``)."""
-    return registrations_from(registration_table_rows(campaign=campaign, current_only=current_only))
 
 
 def timeline(*, campaign: Campaign, limit: int = 100) -> list[LogEntry]:

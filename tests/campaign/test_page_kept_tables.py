@@ -162,3 +162,25 @@ def test_it_keeps_another_campaign_s_tables_apart(open_campaign: Campaign, organ
     assert b"Lonely Lev" not in ours
     assert b"List " in ours
     assert b"List " not in theirs
+
+
+@pytest.mark.parametrize("everything", ["", "1"])
+def test_it_gives_the_lists_page_a_fresh_drawing_after_a_list_is_superseded(
+    open_campaign: Campaign, organiser: User, stranger: User, everything: str
+):
+    build(open_campaign, 2)
+    Campaign.objects.filter(pk=open_campaign.pk).update(is_public=True)
+    clients = _viewers(open_campaign, organiser, stranger)
+    url = reverse("campaign:registrations", args=[open_campaign.pk]) + ("?all=1" if everything else "")
+    before = {name: client.get(url).content for name, client in clients.items()}
+
+    _register_a_new_list(open_campaign)
+    kept = {name: client.get(url).content for name, client in clients.items()}
+    _forget()
+    fresh = {name: client.get(url).content for name, client in clients.items()}
+
+    for name in clients:
+        assert _steady(kept[name]) == _steady(fresh[name]), name
+        assert _steady(kept[name]) != _steady(before[name]), name
+        assert b"Second wind" in kept[name]
+        assert (b"(superseded)" in kept[name]) == bool(everything)
