@@ -12,7 +12,7 @@ the ORM's own, so the query is written once, in the ORM, where the rule it reads
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,9 @@ class CompiledValues:
     """``build(**stand_ins)`` returns the ``values()`` queryset for the given integers; ``first(**values)``
     returns its first row as a dict, or None. Every parameter must be an integer (an id)."""
 
-    def __init__(self, build: Callable[..., QuerySet[Any, dict[str, Any]]], *params: str) -> None:
+    _one_row = True
+
+    def __init__(self, build: Callable[..., QuerySet[Any, Any]], *params: str) -> None:
         self._build = build
         self._stand_ins = {name: _FIRST_STAND_IN - n for n, name in enumerate(params)}
         self._local = threading.local()
@@ -43,7 +45,8 @@ class CompiledValues:
     def _compiled(self, alias: str) -> _Compiled:
         found: dict[str, _Compiled] = self._local.__dict__.setdefault("by_alias", {})
         if alias not in found:
-            query = self._build(**self._stand_ins)[:1].query
+            queryset = self._build(**self._stand_ins)
+            query = (queryset[:1] if self._one_row else queryset).query
             compiler = query.get_compiler(using=alias)
             sql, params = compiler.as_sql()
             used = {value for value in params if value in self._stand_ins.values()}
@@ -60,16 +63,19 @@ class CompiledValues:
             )
         return found[alias]
 
-    def first(self, *, using: str = "default", **values: int | None) -> dict[str, Any] | None:
+    def _params(self, compiled: _Compiled, values: Mapping[str, int | None]) -> list[Any]:
         if values.keys() != self._stand_ins.keys():
             raise TypeError(f"expected values for {sorted(self._stand_ins)}, got {sorted(values)}")
-        compiled = self._compiled(using)
         by_stand_in: Mapping[Any, int | None] = {
             self._stand_ins[name]: value for name, value in values.items()
         }
-        params = [
+        return [
             by_stand_in.get(value, value) if isinstance(value, int) else value for value in compiled.params
         ]
+
+    def first(self, *, using: str = "default", **values: int | None) -> dict[str, Any] | None:
+        compiled = self._compiled(using)
+        params = self._params(compiled, values)
         connection = connections[using]
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
@@ -81,3 +87,33 @@ class CompiledValues:
             for convert in convs:
                 converted[pos] = convert(converted[pos], expression, connection)
         return dict(zip(compiled.names, converted, strict=True))
+
+
+class CompiledRows(CompiledValues):
+    """``build(**stand_ins)`` returns a ``values_list()`` queryset; ``raw(**values)`` runs it with the given
+    integers and returns its rows as the database sent them (one query), ``converted(rows)`` those rows as
+    the ORM would give them (``values_list``'s tuples: datetimes made aware, booleans, decimals)."""
+
+    _one_row = False
+
+    def raw(self, *, using: str = "default", **values: int | None) -> tuple[tuple[Any, ...], ...]:
+        compiled = self._compiled(using)
+        params = self._params(compiled, values)
+        with connections[using].cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            width = len(compiled.names)  # the ORM's own columns, as results_iter takes them
+            return tuple(tuple(row[:width]) for row in cursor.fetchall())
+
+    def converted(self, rows: Iterable[tuple[Any, ...]], *, using: str = "default") -> list[tuple[Any, ...]]:
+        compiled = self._compiled(using)
+        if not compiled.converters:
+            return list(rows)
+        connection = connections[using]
+        done = []
+        for row in rows:
+            values = list(row)
+            for pos, convs, expression in compiled.converters:
+                for convert in convs:
+                    values[pos] = convert(values[pos], expression, connection)
+            done.append(tuple(values))
+        return done

@@ -22,7 +22,7 @@ from django.db.models.functions import Cast
 from campaign.models import Campaign, Enrolment
 from campaign.options import Status
 from campaign.permissions import can_view_campaign_row, viewer_annotations
-from core.compiled import CompiledValues
+from core.compiled import CompiledRows, CompiledValues
 from core.permissions import Actor
 from standings.kept import Kept
 from standings.models import PLAYER_COLUMNS, Adjustment, Standings, StandingsTable
@@ -242,13 +242,30 @@ class _Place:
 _PlaceRow = tuple[int, int | None, str | None, str | None, str, str, str]
 
 
+def _every_place(campaign: int) -> QuerySet[Enrolment, tuple[Any, ...]]:
+    return (
+        Enrolment.objects.filter(campaign_id=campaign)
+        .values_list(
+            "pk",
+            "player_id",
+            "player__display_name",
+            "player__username",
+            "placeholder_name",
+            "bloc",
+            "faction",
+        )
+        .order_by("pk")
+    )
+
+
+# A 500-player table's page reads every place's name: its query is compiled once per thread (core.compiled).
+_EVERY_PLACE = CompiledRows(_every_place, "campaign")
+
+
 def _place_rows(campaign: Campaign, only: int | None = None) -> tuple[_PlaceRow, ...]:
-    places = Enrolment.objects.filter(campaign=campaign)
-    if only is not None:
-        places = places.filter(pk=only)
-    rows = places.values_list(
-        "pk", "player_id", "player__display_name", "player__username", "placeholder_name", "bloc", "faction"
-    ).order_by("pk")
+    if only is None:
+        return tuple(_EVERY_PLACE.converted(_EVERY_PLACE.raw(campaign=campaign.pk)))
+    rows = _every_place(campaign.pk).filter(pk=only)
     return tuple(rows)
 
 

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from django.http import HttpRequest
 from django.urls import reverse
 
-from battles.models import BattleReport
+from battles.models import BattleReport, ReportStatus
 from battles.permissions import can_view_matchup, can_view_report, can_view_result
 from battles.presenters import battle_label
 from battles.selectors import battles_by_id, disputes_for_dashboard
@@ -32,6 +32,7 @@ from core.http import HtmxHttpRequest
 
 _BATTLE_KINDS = (LogKind.REPORT_CHANGED, LogKind.RESULT_RECORDED)
 _STATUS_COLUMNS = ["id", "battle_id", "campaign_id", "status"]
+_REPORT_WORDS = dict(ReportStatus.choices)  # get_status_display's, without flattening the choices each call
 # Set as select_related sets them (the ids already agree), without the descriptors' checks per report.
 _BATTLE_CAMPAIGN, _REPORT_BATTLE, _REPORT_CAMPAIGN = (
     Battle.campaign.field,
@@ -113,7 +114,7 @@ def status_words(request: HttpRequest, campaign: Campaign, battles: Sequence[Bat
         _REPORT_BATTLE.set_cached_value(report, battle)
         _REPORT_CAMPAIGN.set_cached_value(report, campaign)
         if can_view_report(request.user, report):
-            shown[battle.pk] = str(report.get_status_display())
+            shown[battle.pk] = str(_REPORT_WORDS.get(report.status, report.status))
     return shown
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections import OrderedDict
@@ -31,6 +32,7 @@ from campaign.models import (
 )
 from campaign.options import Status
 from campaign.selectors.names import place_name
+from core.compiled import CompiledRows
 from core.db import json_array_length
 from core.permissions import Actor
 
@@ -139,7 +141,7 @@ def campaign_for_page(*, pk: int) -> Campaign | None:
     """The campaign with its organisers and catalogue (two queries), for its page and the dashboard.
 
     Not its players nor their lists: each page reads the rows it lists on its
-    own, as the columns it shows (``rosters``, ``registrations_for_table``,
+    own, as the columns it shows (``roster_rows``, ``registration_table_rows``,
     ``join_requests``, ``admitted_placeholders``), or counts them
     (``round_waits_on``).
     """
@@ -179,17 +181,40 @@ class BlocRoster:
 _ON_A_ROSTER = (EnrolmentStatus.ADMITTED, EnrolmentStatus.LEFT, EnrolmentStatus.PENDING)
 
 
-def rosters(*, campaign: Campaign) -> list[BlocRoster]:
-    """Players by bloc, in the order they joined, with those asking to join (one query, of the roster's
-    columns only: a 500-player campaign builds no enrolment or account)."""
-    rows = (
-        Enrolment.objects.filter(campaign=campaign, status__in=_ON_A_ROSTER)
+def _roster_query(campaign: int) -> QuerySet[Enrolment, tuple[Any, ...]]:
+    return (
+        Enrolment.objects.filter(campaign_id=campaign, status__in=_ON_A_ROSTER)
         .annotate(name=place_name())
         .order_by("bloc", "joined_at")
         .values_list("bloc", "name", "faction", "mercenary", "player_id", "status")
     )
+
+
+_ROSTER = CompiledRows(_roster_query, "campaign")
+
+
+@dataclass(frozen=True)
+class RosterRows:
+    """The roster's rows as the database sent them (hashable: a page keeps what it drew from them under
+    them); ``rosters_from`` builds the rosters."""
+
+    rows: tuple[tuple[Any, ...], ...]
+
+    @property
+    def has_factions(self) -> bool:
+        return any(row[2] for row in self.rows)
+
+
+def roster_rows(*, campaign: Campaign) -> RosterRows:
+    """Players by bloc, in the order they joined, with those asking to join (one query, of the roster's
+    columns only: a 500-player campaign builds no enrolment or account; compiled once per thread:
+    ``core.compiled``)."""
+    return RosterRows(_ROSTER.raw(campaign=campaign.pk))
+
+
+def rosters_from(rows: RosterRows) -> list[BlocRoster]:
     by_bloc: dict[str, BlocRoster] = {bloc.value: BlocRoster(bloc.value, [], []) for bloc in Bloc}
-    for bloc, name, faction, mercenary, player_id, status in rows:
+    for bloc, name, faction, mercenary, player_id, status in _ROSTER.converted(rows.rows):
         roster = by_bloc.get(bloc)
         if roster is not None:
             place = RosterPlace(name, faction, mercenary, player_id is None, status)
@@ -226,20 +251,49 @@ class RegistrationRow:
     is_current: bool
 
 
-def registrations_for_table(*, campaign: Campaign, current_only: bool = True) -> list[RegistrationRow]:
-    """The registered lists as their table shows them (one query): the name, the player, the AP, when, and the
-    warnings counted by the database; never the document, unit cards, costs or verdict, which a 500-player
-    campaign would fetch and decode by the megabyte for a table of names."""
-    columns = ("pk", "name", "player_name", "enrolment__bloc", "total_ap", "warnings", "registered_at",
-               "superseded_by_id")  # fmt: skip
-    rows = (
-        registrations_for_campaign(campaign=campaign, current_only=current_only)
+_TABLE_COLUMNS = ("pk", "name", "player_name", "enrolment__bloc", "total_ap", "warnings", "registered_at",
+                  "superseded_by_id")  # fmt: skip
+
+
+def _table_query(campaign: int, *, current_only: bool) -> QuerySet[Registration, tuple[Any, ...]]:
+    rows = Registration.objects.filter(campaign_id=campaign)
+    if current_only:
+        rows = rows.filter(superseded_by__isnull=True)
+    return (
+        rows.order_by("enrolment__bloc", "enrolment_id", "-registered_at")
         .annotate(player_name=place_name("enrolment__"), warnings=json_array_length("verdict", "problems"))
-        .values_list(*columns)
+        .values_list(*_TABLE_COLUMNS)
     )
+
+
+_TABLES = {
+    current_only: CompiledRows(functools.partial(_table_query, current_only=current_only), "campaign")
+    for current_only in (True, False)
+}
+
+
+@dataclass(frozen=True)
+class RegistrationRows:
+    """The lists table's rows as the database sent them (hashable: a page keeps what it drew from them under
+    them); ``registrations_from`` builds the table."""
+
+    rows: tuple[tuple[Any, ...], ...]
+    current_only: bool
+
+
+def registration_table_rows(*, campaign: Campaign, current_only: bool = True) -> RegistrationRows:
+    """The lists table's columns (one query, compiled once per thread: ``core.compiled``): the name, the
+    player, the AP, when, and the warnings counted by the database; never the document, unit cards, costs or
+    verdict, which a 500-player campaign would fetch and decode by the megabyte for a table of names."""
+    return RegistrationRows(_TABLES[current_only].raw(campaign=campaign.pk), current_only)
+
+
+def registrations_from(rows: RegistrationRows) -> list[RegistrationRow]:
     return [
         RegistrationRow(pk, name, player, bloc, total_ap, warnings, registered_at, superseded is None)
-        for pk, name, player, bloc, total_ap, warnings, registered_at, superseded in rows
+        for pk, name, player, bloc, total_ap, warnings, registered_at, superseded in _TABLES[
+            rows.current_only
+        ].converted(rows.rows)
     ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
@@ -26,6 +27,8 @@ from campaign.models import (
     Sector,
 )
 from campaign.options import ResourceHolder
+from campaign.selectors.names import place_name
+from core.compiled import CompiledRows, CompiledValues
 from core.db import one_or_none
 
 
@@ -92,11 +95,9 @@ def _side_name(
     return (display_name or str(username)) if player_id is not None else placeholder
 
 
-def battle_lines_for_round(*, round: Round) -> list[BattleLine]:
-    """The round's published battles as plain columns, in one query: no model instances for a table of names
-    (a round of 250 battles built 1,500 of them per page view)."""
-    rows = (
-        Battle.objects.filter(round=round)
+def _lines_query(round: int) -> QuerySet[Battle, tuple[Any, ...]]:
+    return (
+        Battle.objects.filter(round_id=round)
         .exclude(status=BattleStatus.DRAFT)
         .order_by("id")
         .values_list(
@@ -105,7 +106,16 @@ def battle_lines_for_round(*, round: Round) -> list[BattleLine]:
             *(f"{side}{column}" for side in ("attacker", "defender") for column in _SIDE_COLUMNS),
         )
     )  # fmt: skip
-    return [_line(row) for row in rows]
+
+
+_LINES = CompiledRows(_lines_query, "round")
+
+
+def battle_lines_for_round(*, round: Round) -> list[BattleLine]:
+    """The round's published battles as plain columns, in one query (compiled once per thread:
+    ``core.compiled``): no model instances for a table of names (a round of 250 battles built 1,500 of them
+    per page view)."""
+    return [_line(row) for row in _LINES.converted(_LINES.raw(round=round.pk))]
 
 
 def _line(row: tuple[Any, ...]) -> BattleLine:
@@ -222,22 +232,60 @@ def purchases_for_campaign(*, campaign: Campaign) -> QuerySet[FortificationPurch
 _FIGHTING = (BattleStatus.SCHEDULED, BattleStatus.REPORTED, BattleStatus.CONFIRMED)
 
 
-def battle_this_round(*, enrolment: Enrolment) -> Battle | None:
+@dataclass(frozen=True)
+class YourBattle:
+    """A player's battle this round as the campaign page says it."""
+
+    pk: int
+    round_number: int
+    deadline: datetime
+    sector: str | None  # its name
+    attacker: str  # the sides' names
+    defender: str
+    attacker_id: int
+    points_limit: int
+    status: str
+
+    @property
+    def status_words(self) -> str:
+        """``get_status_display``'s words."""
+        return str(_STATUS_WORDS.get(self.status, self.status))
+
+
+_STATUS_WORDS = dict(BattleStatus.choices)
+
+
+_THIS_ROUND_COLUMNS = ("id", "round__number", "round__deadline", "sector__name", "attacker_name",
+                       "defender_name", "attacker_id", "points_limit", "status")  # fmt: skip
+
+
+def _this_round(enrolment: int, campaign: int) -> QuerySet[Battle, dict[str, Any]]:
+    query: QuerySet[Battle, dict[str, Any]] = (
+        Battle.objects.filter(Q(attacker_id=enrolment) | Q(defender_id=enrolment))
+        .filter(round__campaign_id=campaign, round__status=RoundStatus.OPEN, status__in=_FIGHTING)
+        .annotate(attacker_name=place_name("attacker__"), defender_name=place_name("defender__"))
+        .order_by("-id")
+        .values(*_THIS_ROUND_COLUMNS)
+    )
+    return query
+
+
+# Asked on every campaign page a player opens: compiled once per thread (core.compiled).
+_THIS_ROUND = CompiledValues(_this_round, "enrolment", "campaign")
+
+
+def battle_this_round(*, enrolment: Enrolment) -> YourBattle | None:
     """The player's published battle in the campaign's open round, if they have one (one query), with only
     what the campaign page says of it: the round's number and deadline, the sector's name, the sides' names,
     the AP and the status (the whole battle, round, sector, places and accounts were 110 columns)."""
-    sides = [f"{side}__{column}" for side in ("attacker", "defender")
-             for column in ("placeholder_name", "player__username", "player__display_name")]  # fmt: skip
-    return (
-        Battle.objects.filter(Q(attacker=enrolment) | Q(defender=enrolment))
-        .filter(
-            round__campaign_id=enrolment.campaign_id, round__status=RoundStatus.OPEN, status__in=_FIGHTING
-        )
-        .select_related("round", "sector", "attacker__player", "defender__player")
-        .only("points_limit", "status", "round__number", "round__deadline", "sector__name", *sides)
-        .order_by("-id")
-        .first()
-    )
+    row = _THIS_ROUND.first(enrolment=enrolment.pk, campaign=enrolment.campaign_id)
+    if row is None:
+        return None
+    return YourBattle(
+        pk=row["id"], round_number=row["round__number"], deadline=row["round__deadline"],
+        sector=row["sector__name"], attacker=row["attacker_name"], defender=row["defender_name"],
+        attacker_id=row["attacker_id"], points_limit=row["points_limit"], status=row["status"],
+    )  # fmt: skip
 
 
 def battles_at_sector(*, sector: Sector) -> QuerySet[Battle]:
@@ -372,11 +420,21 @@ def registrations_in_campaign(*, campaign: Campaign, pks: Iterable[int]) -> dict
     return {row.pk: row for row in rows}
 
 
-def places_with_registered_list(*, campaign_id: int) -> frozenset[int]:
-    """The places of a campaign with a current (not superseded) registered list (one query): a place not
-    in it is flagged wherever it is paired, challenged or scheduled, before anyone reports."""
-    return frozenset(
-        Registration.objects.filter(campaign_id=campaign_id, superseded_by__isnull=True)
-        .values_list("enrolment_id", flat=True)
+def _with_a_list(campaign: int) -> QuerySet[Registration, tuple[Any, ...]]:
+    # Unordered: the model's ordering would sort the rows and defeat the DISTINCT.
+    return (
+        Registration.objects.filter(campaign_id=campaign, superseded_by__isnull=True)
+        .order_by()
+        .values_list("enrolment_id")
         .distinct()
     )
+
+
+_WITH_A_LIST = CompiledRows(_with_a_list, "campaign")
+
+
+def places_with_registered_list(*, campaign_id: int) -> frozenset[int]:
+    """The places of a campaign with a current (not superseded) registered list (one query, compiled once
+    per thread: ``core.compiled``): a place not in it is flagged wherever it is paired, challenged or
+    scheduled, before anyone reports."""
+    return frozenset(row[0] for row in _WITH_A_LIST.raw(campaign=campaign_id))

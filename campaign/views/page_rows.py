@@ -16,12 +16,21 @@ from html import escape
 from typing import NamedTuple
 
 from django.urls import get_script_prefix, reverse
+from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 
 from armies.selectors import faction_shown
 from campaign.engine.map import Fortification, MapState, SectorState, ZverogradMap
 from campaign.engine.svg import MapBattle, holder_label, render_map_svg
-from campaign.selectors import RegistrationRow, RosterPlace
+from campaign.selectors import (
+    BlocRoster,
+    RegistrationRow,
+    RegistrationRows,
+    RosterPlace,
+    RosterRows,
+    registrations_from,
+    rosters_from,
+)
 from campaign.views.common import bloc_colour
 from campaign.views.presenters import days_and_times
 
@@ -49,6 +58,9 @@ _SECTOR_ROW = (
 # Drawings kept per process: a campaign's page now, its past rounds and its sectors' pages (each outlines one
 # sector) are a drawing each. A 500-player page's is about 75 kB of text (250 battles named twice), so a few MB.
 _DRAWINGS_KEPT = 64
+# Tables kept per process (the lists table and the rosters of a campaign's page, the lists page with and
+# without the superseded ones): a 500-player campaign's are about 150 kB of text and 100 kB of rows each.
+_TABLES_KEPT = 32
 
 
 def roster_lines(
@@ -188,3 +200,54 @@ def _drawn(
 
 def _sector_href(campaign_pk: int, key: str) -> str:
     return reverse("campaign:sector", args=[campaign_pk, key])
+
+
+def kept_registration_rows(rows: RegistrationRows, *, lists_url: str) -> SafeString:
+    """``registration_rows`` of the lists table's rows, drawn once for each set of inputs and kept per process.
+
+    The key holds every input whole: the rows as the database sent them (every column the table shows, in
+    its order), the lists' address (with the script prefix), and the time zone and language the times are
+    written in. A list registered, superseded or renamed, a player renamed or a warning more is a new key,
+    so the table is never stale; nothing about the viewer is in it (every viewer of the page gets these rows).
+    """
+    return _registration_rows_drawn(
+        rows, lists_url, timezone.get_current_timezone_name(), translation.get_language()
+    )
+
+
+@functools.lru_cache(maxsize=_TABLES_KEPT)
+def _registration_rows_drawn(
+    rows: RegistrationRows, lists_url: str, zone: str, language: str | None
+) -> SafeString:
+    del zone, language  # in the key only: days_and_times reads them
+    return registration_rows(registrations_from(rows), lists_url=lists_url)
+
+
+class DrawnRoster(NamedTuple):
+    roster: BlocRoster
+    colour: str
+    lines: SafeString  # roster_lines
+
+
+def kept_rosters(
+    rows: RosterRows, *, factions: dict[tuple[int, str], str], catalogue_id: int | None
+) -> tuple[DrawnRoster, ...]:
+    """Each bloc's roster with its colour and its lines drawn (``roster_lines``), once for each set of inputs
+    and kept per process: the key holds the rows as the database sent them (every column a line shows),
+    the factions' names and the catalogue they are read from. Shared between requests: read only."""
+    return _rosters_drawn(rows, tuple(sorted(factions.items())), catalogue_id)
+
+
+@functools.lru_cache(maxsize=_TABLES_KEPT)
+def _rosters_drawn(
+    rows: RosterRows, faction_items: tuple[tuple[tuple[int, str], str], ...], catalogue_id: int | None
+) -> tuple[DrawnRoster, ...]:
+    factions = dict(faction_items)
+    return tuple(
+        DrawnRoster(
+            roster,
+            bloc_colour(roster.bloc),
+            roster_lines(roster.players, factions=factions, catalogue_id=catalogue_id),
+        )
+        for roster in rosters_from(rows)
+    )

@@ -27,15 +27,15 @@ from campaign.selectors import (
     campaign_map,
     map_state_at,
     map_state_read_now,
-    registrations_for_table,
-    rosters,
+    registration_table_rows,
+    roster_rows,
     sector_names,
 )
 from campaign.selectors.hidden_results import log_entries_shown
 from campaign.selectors.map_battles import battles_on_map
 from campaign.selectors.rounds import battle_this_round
-from campaign.views.common import bloc_colour, campaign_or_404, page_campaign_or_404
-from campaign.views.page_rows import map_drawing, registration_rows, roster_lines
+from campaign.views.common import campaign_or_404, page_campaign_or_404
+from campaign.views.page_rows import kept_registration_rows, kept_rosters, map_drawing
 from campaign.views.presenters import describe_entry, settings_summary
 from campaign.views.registrations import register_action_allowed
 from campaign.views.sections import battle_words
@@ -95,11 +95,12 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     user = request.user
     manages = can_manage_campaign(user, campaign)
     access = campaign_access(user, campaign)
-    blocs = rosters(campaign=campaign)
+    places = roster_rows(campaign=campaign)
     # The players' factions by name (one query, only when someone chose one).
-    chosen = any(place.faction for roster in blocs for place in roster.players)
     factions = (
-        faction_names(catalogue_ids=[campaign.catalogue_id]) if chosen and campaign.catalogue_id else {}
+        faction_names(catalogue_ids=[campaign.catalogue_id])
+        if places.has_factions and campaign.catalogue_id
+        else {}
     )
     context.update(
         access=access,
@@ -112,18 +113,12 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         can_join=can_join(user, campaign),
         can_withdraw=can_withdraw(user, campaign),
         can_leave=can_leave(user, campaign),
-        rosters=[
-            (
-                roster,
-                bloc_colour(roster.bloc),
-                roster_lines(roster.players, factions=factions, catalogue_id=campaign.catalogue_id),
-            )
-            for roster in blocs
-        ],
+        # Drawn once per set of rows and kept per process (campaign.views.page_rows).
+        rosters=kept_rosters(places, factions=factions, catalogue_id=campaign.catalogue_id),
         co_organisers=list(campaign.co_organisers.all()),
         settings_lines=settings_summary(campaign),
-        registrations=registration_rows(
-            registrations_for_table(campaign=campaign),
+        registrations=kept_registration_rows(
+            registration_table_rows(campaign=campaign),
             lists_url=reverse("campaign:registrations", args=[campaign.pk]),
         ),
         can_register=register_action_allowed(user, campaign),

@@ -17,10 +17,10 @@ from armies.selectors import faction_names, faction_shown
 from campaign.forms import RegisterListForm, add_service_error
 from campaign.models import Campaign, Enrolment, EnrolmentStatus, Registration
 from campaign.permissions import campaign_access, can_act_for, can_manage_campaign
-from campaign.selectors import registrations_for_table
+from campaign.selectors import registration_table_rows
 from campaign.services.registrations import army_list_register
 from campaign.views.common import campaign_or_404
-from campaign.views.page_rows import registration_rows
+from campaign.views.page_rows import kept_registration_rows
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, bound
 
@@ -84,8 +84,8 @@ def registration_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "campaign": campaign,
         "form": form,
         "everything": everything,
-        "registrations": registration_rows(
-            registrations_for_table(campaign=campaign, current_only=not everything),
+        "registrations": kept_registration_rows(
+            registration_table_rows(campaign=campaign, current_only=not everything),
             lists_url=reverse("campaign:registrations", args=[campaign.pk]),
         ),
         "can_manage": can_manage_campaign(request.user, campaign),

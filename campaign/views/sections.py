@@ -81,7 +81,8 @@ def status_own_words(status: str) -> str:
 
 def battle_statuses(request: HttpRequest, campaign: Campaign, battles: Sequence[Battle]) -> dict[int, str]:
     """Each battle's status in words (by id), the same on every page that shows it."""
-    shown = {battle.pk: str(battle.get_status_display()) for battle in battles}
+    # get_status_display's words, looked up in a dict made once (it flattens the choices for each call).
+    shown = {battle.pk: status_own_words(battle.status) for battle in battles}
     for namer in _status_namers:
         shown.update(namer(request, campaign, battles))
     return shown

@@ -84,7 +84,7 @@ def _campaign_page_queries(client, campaign, django_assert_num_queries, query: s
     # 7 the map: the sectors now, or the sector log up to the round chosen,
     # (7b the open round's battles: the sector and the sides' names and blocs, drawn on the map as it stands now only)
     # 8 the player's battle in the open round (for "your battle this round"; admitted players only),
-    # 9 the registered lists: names, players, AP and the warnings counted (registrations_for_table)
+    # 9 the registered lists: names, players, AP and the warnings counted (registration_table_rows)
     with django_assert_num_queries(9 if query else 10):
         response = client.get(reverse("campaign:detail", args=[campaign.pk]) + query)
     assert response.status_code == 200

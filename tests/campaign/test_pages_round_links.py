@@ -55,6 +55,23 @@ def test_a_player_sees_their_battle_this_round_on_the_campaign_page(
     assert "you defend" in page
 
 
+def test_the_callout_names_a_battle_without_a_sector_and_its_status_deadline_and_ap(
+    client, running_campaign, round_one, place
+):
+    fight = battle(
+        running_campaign, round_one, place("a1"), place("s1"), "riverside", status=BattleStatus.REPORTED
+    )
+    Battle.objects.filter(pk=fight.pk).update(sector=None, points_limit=175)
+    client.force_login(place("a1").player)
+
+    page = client.get(url("detail", running_campaign)).content.decode()
+
+    assert f"Round 1: {place('a1').display_name} attacks {place('s1').display_name}</a>" in page
+    assert " over " not in page
+    assert "you attack · 175 AP · reported · by " in page
+    assert round_one.deadline.strftime("%-d %b %Y") in page
+
+
 def test_no_callout_without_a_published_battle_in_the_open_round(
     client, running_campaign, organiser, round_one, place
 ):

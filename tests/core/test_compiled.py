@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
-from campaign.models import Campaign, Enrolment
-from core.compiled import CompiledValues
+from campaign.models import Campaign, Enrolment, EnrolmentStatus
+from core.compiled import CompiledRows, CompiledValues
 from standings.models import Standings
 from tests.factories import CampaignFactory, EnrolmentFactory, UserFactory
 
@@ -78,3 +78,51 @@ def test_it_runs_one_query_a_call():
 def test_it_refuses_a_call_missing_a_value():
     with pytest.raises(TypeError):
         COMPILED.first(campaign=1)
+
+
+def _places(campaign: int) -> QuerySet[Enrolment, tuple[Any, ...]]:
+    return (
+        Enrolment.objects.filter(campaign_id=campaign)
+        .exclude(status=EnrolmentStatus.REFUSED)
+        .order_by("pk")
+        .values_list("pk", "bloc", "mercenary", "joined_at", "player__username")
+    )
+
+
+ROWS = CompiledRows(_places, "campaign")
+
+
+def test_it_answers_the_rows_the_orm_answers_once_converted():
+    one, other = CampaignFactory(), CampaignFactory()
+    for campaign, count in ((one, 3), (other, 2)):
+        for n in range(count):
+            EnrolmentFactory(campaign=campaign, mercenary=n % 2 == 1)
+    EnrolmentFactory(campaign=one, status=EnrolmentStatus.REFUSED)
+
+    for campaign in (one, other):
+        converted = ROWS.converted(ROWS.raw(campaign=campaign.pk))
+        assert converted == list(_places(campaign.pk))
+    assert len(ROWS.raw(campaign=one.pk)) == 3
+    assert {row[2] for row in ROWS.converted(ROWS.raw(campaign=one.pk))} == {True, False}
+    assert all(timezone.is_aware(row[3]) for row in ROWS.converted(ROWS.raw(campaign=other.pk)))
+
+
+def test_its_raw_rows_are_hashable_and_equal_for_equal_rows():
+    campaign = CampaignFactory()
+    EnrolmentFactory(campaign=campaign)
+
+    first, second = ROWS.raw(campaign=campaign.pk), ROWS.raw(campaign=campaign.pk)
+
+    assert first == second
+    assert hash(first) == hash(second)
+    assert ROWS.raw(campaign=999_999) == ()
+
+
+def test_it_runs_one_query_for_the_rows():
+    campaign = CampaignFactory()
+    ROWS.raw(campaign=campaign.pk)
+
+    with CaptureQueriesContext(connection) as captured:
+        ROWS.converted(ROWS.raw(campaign=campaign.pk))
+
+    assert len(captured.captured_queries) == 1
