@@ -64,6 +64,11 @@ def test_it_lets_any_account_watch_a_public_campaigns_session_but_not_act(world,
         assert acted.json()["code"] == "not-your-side"
 
 
+# The campaign-scoped session operation this file's matrix covers (tests/campaign/test_api_permissions.py
+# checks that every campaign operation is covered by one matrix or another).
+CAMPAIGN_OPERATIONS = frozenset({"battle_session_start"})
+
+
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_only_the_battles_players_and_organisers_start_its_session(world, persona):
     answer = world.client(persona).post(world.campaign_url(f"battles/{world.battle.pk}/session/"))
@@ -286,7 +291,9 @@ def test_the_replay_of_every_step_equals_the_state_the_players_saw_live(world, s
         seen[answer["version"]] = answer["state"]
     live.forget_all()
 
-    assert len(seen) > 20
+    # The site's dice are random: a battle may end by an elimination after a score of steps, never in fewer
+    # than ten (initiative, the first choice and an attack or more each side).
+    assert len(seen) >= 10
     for number, state in seen.items():
         assert world.client("creator").get(url(session, f"replay/?step={number}")).json()["state"] == state
 

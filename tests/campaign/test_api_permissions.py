@@ -21,6 +21,8 @@ from campaign.engine.mapformat import default_map, map_to_json
 from campaign.models import Battle
 from campaign.options import Status
 from tests.battles.test_api_permissions import ENDPOINTS as REPORT_ENDPOINTS
+from tests.battles.test_api_sessions import CAMPAIGN_OPERATIONS as SESSION_OPERATIONS
+from tests.battles.test_matchup_sheet import OPERATIONS as MATCHUP_OPERATIONS
 from tests.campaign.api_world import PERSONAS, World, build_world
 from tests.exchange.test_permissions import OPERATIONS as EXCHANGE_OPERATIONS
 from tests.factories import UserFactory
@@ -303,10 +305,12 @@ def test_the_matrix_covers_every_campaign_endpoint_of_the_schema(api_client) -> 
         for operation in operations.values()
     }
 
-    # The battle reports (seven personas: a battle's two players are part of it) and the export, CSV and
-    # import endpoints (exchange app) have their own matrices: between them, every operation is covered.
+    # The battle reports (seven personas: a battle's two players are part of it), the export, CSV and
+    # import endpoints (exchange app), a battle's matchup sheet and the start of its session have their own
+    # matrices: between them, every operation is covered.
     reports = {endpoint.operation_id for endpoint in REPORT_ENDPOINTS}
-    assert documented == {endpoint.operation_id for endpoint in ENDPOINTS} | reports | EXCHANGE_OPERATIONS
+    others = EXCHANGE_OPERATIONS | MATCHUP_OPERATIONS | SESSION_OPERATIONS
+    assert documented == {endpoint.operation_id for endpoint in ENDPOINTS} | reports | others
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
