@@ -15,10 +15,12 @@ viewer's role the same in each: the side's player is that battle's attacker), ra
 again and again: each battle highlights its own sector on the map, so a drawing kept per sector
 highlighted is rarely found. ``--html DIR`` writes each viewer's page of each battle (the CSRF token
 and the times of day taken out, which change from one run to the next) to ``DIR``, for a ``diff -r``
-of two runs, before and after a change.
+of two runs, before and after a change. ``--move-every K`` has a sector change hands every K requests
+(outside the time measured), as a campaign night's confirmations move the front line while its battle
+pages are read: every drawing of the map kept before is then of no use.
 
     .venv/bin/python scripts/bench_battle_page.py [--repeats 40] [--postgres] [--battles 20] [--html DIR]
-        [--profile player]
+        [--move-every 2] [--profile player]
 """
 
 from __future__ import annotations
@@ -64,9 +66,17 @@ def main() -> int:
     parser.add_argument("--profile", choices=VIEWERS)
     parser.add_argument("--battles", type=int, default=1, help="ask the pages of this many battles in turn")
     parser.add_argument("--html", type=Path, help="write each viewer's page of each battle to this folder")
+    parser.add_argument("--move-every", type=int, default=0, help="a sector changes hands every K requests")
     args = parser.parse_args()
     with bench_database(args.postgres) as engine_name:
-        return run(args.repeats, engine_name, args.profile, battles=args.battles, html=args.html)
+        return run(
+            args.repeats,
+            engine_name,
+            args.profile,
+            battles=args.battles,
+            html=args.html,
+            move_every=args.move_every,
+        )
 
 
 def clients(campaign: Any, battle: Any) -> dict[str, Any]:
@@ -97,7 +107,25 @@ def clients(campaign: Any, battle: Any) -> dict[str, Any]:
     return made
 
 
-def run(repeats: int, engine_name: str, profile: str | None, *, battles: int, html: Path | None) -> int:
+def front_line(campaign: Any) -> Callable[[], None]:
+    """A step of the front line: each call gives a sector that is no headquarters to the next bloc."""
+    from campaign.models import Sector
+
+    sectors = list(Sector.objects.filter(campaign=campaign, headquarters_of="").order_by("position"))
+    blocs = ["Allies", "Axis", "SSU", ""]
+    moves = iter(range(10**9))
+
+    def move() -> None:
+        n = next(moves)
+        sector = sectors[n % len(sectors)]
+        Sector.objects.filter(pk=sector.pk).update(owner=blocs[(n // len(sectors)) % len(blocs)])
+
+    return move
+
+
+def run(
+    repeats: int, engine_name: str, profile: str | None, *, battles: int, html: Path | None, move_every: int
+) -> int:
     django_migrated()
 
     from django.db import connection
@@ -129,6 +157,9 @@ def run(repeats: int, engine_name: str, profile: str | None, *, battles: int, ht
     small_viewers = clients(small, first[small.pk])
     large_viewers = [clients(large, battle) for battle in asked]
     turn = f", then {len(asked) - 1} other battles in turn" if len(asked) > 1 else ""
+    if move_every:
+        turn += f", a sector changing hands every {move_every} requests"
+    move = front_line(large)
     print(f"battle page (a report waiting for the opponent{turn}), 500 players with registered lists, "
           f"{engine_name}, x{repeats}")  # fmt: skip
     if html:
@@ -157,7 +188,11 @@ def run(repeats: int, engine_name: str, profile: str | None, *, battles: int, ht
         if profile == viewer:
             profiler = cProfile.Profile()
             profiler.enable()
-            for client, url in requests:
+            for n, (client, url) in enumerate(requests):
+                if move_every and n % move_every == 0:
+                    profiler.disable()
+                    move()
+                    profiler.enable()
                 client.get(url)
             profiler.disable()
             ours = (
@@ -166,7 +201,9 @@ def run(repeats: int, engine_name: str, profile: str | None, *, battles: int, ht
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(ours, 40)
             continue
         wall, cpu = [], []
-        for client, url in requests:
+        for n, (client, url) in enumerate(requests):
+            if move_every and n % move_every == 0:
+                move()
             started, started_cpu = time.perf_counter(), time.process_time()
             response = client.get(url)
             wall.append((time.perf_counter() - started) * 1000)
