@@ -11,7 +11,7 @@ autoescape did (the values are plain ``str`` from the database, never already-sa
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import NamedTuple
 
@@ -113,8 +113,12 @@ def map_battle_lines(zmap: ZverogradMap, battles: Iterable[MapBattle]) -> SafeSt
     )
 
 
-def sector_rows(zmap: ZverogradMap, state: MapState, *, campaign_pk: int) -> SafeString:
-    """The sectors as the table beside the map states them (the loop of campaign/_map.html)."""
+def sector_rows(
+    zmap: ZverogradMap, state: MapState, *, campaign_pk: int, hrefs: Mapping[str, str] | None = None
+) -> SafeString:
+    """The sectors as the table beside the map states them (the loop of campaign/_map.html); ``hrefs``: each
+    sector's address, when the caller has reversed them already."""
+    hrefs = hrefs or {key: _sector_href(campaign_pk, key) for key in zmap.keys}
     drawn = []
     for spec in zmap.sectors:
         now = state[spec.key]
@@ -123,7 +127,7 @@ def sector_rows(zmap: ZverogradMap, state: MapState, *, campaign_pk: int) -> Saf
         drawn.append(
             _SECTOR_ROW.format(
                 key=escape(spec.key),
-                href=escape(_sector_href(campaign_pk, spec.key)),
+                href=escape(hrefs[spec.key]),
                 name=escape(spec.name),
                 headquarters=f' <span class="badge">{escape(hq.value)} HQ</span>' if hq else "",
                 colour=escape(bloc_colour(now.owner.value if now.owner is not None else None)),
@@ -186,11 +190,12 @@ def _drawn(
 ) -> _Drawn:
     del script_prefix  # in the key only: reverse() below reads it
     state = dict(state_items)
-    href: Callable[[str], str] = functools.partial(_sector_href, campaign_pk)
+    # Each sector's address reversed once, for its link on the map and in the table.
+    hrefs = {key: _sector_href(campaign_pk, key) for key in zmap.keys}
     return _Drawn(
-        layers=map_layers(zmap, state, sector_href=href, title=title, battles=battles),
+        layers=map_layers(zmap, state, sector_href=hrefs.__getitem__, title=title, battles=battles),
         battle_lines=map_battle_lines(zmap, battles),
-        sector_rows=sector_rows(zmap, state, campaign_pk=campaign_pk),
+        sector_rows=sector_rows(zmap, state, campaign_pk=campaign_pk, hrefs=hrefs),
     )
 
 
