@@ -68,6 +68,8 @@ def main() -> int:
     parser.add_argument("--html", type=Path, help="write each viewer's page of each battle to this folder")
     parser.add_argument("--move-every", type=int, default=0, help="a sector changes hands every K requests")
     args = parser.parse_args()
+    if args.html and args.move_every:
+        parser.error("--html compares pages of one state of the map: leave --move-every out")
     with bench_database(args.postgres) as engine_name:
         return run(
             args.repeats,

@@ -36,6 +36,7 @@ from campaign.views.pages import map_panel
 from campaign.views.pairings import round_page, terms_form
 from campaign.views.rounds import rounds_campaign_or_404
 from campaign.views.sections import battle_sections, battle_statuses
+from campaign.views.subnav import subnav_html
 from core.errors import DomainError
 from core.formhtml import form_fields_html, unbound_form_html
 from core.http import HtmxHttpRequest, acting_user
@@ -145,7 +146,8 @@ def battle_page(
         "campaign": campaign,
         "battle": battle,
         "mission": battle_mission(battle),
-        "can_manage": can_manage_campaign(request.user, campaign),
+        "can_manage": (manages := can_manage_campaign(request.user, campaign)),
+        "subnav": subnav_html(campaign.pk, current="battles", can_manage=manages),
         "sides": sides,
         # A refused post shows its form with why, even once the terms are fixed.
         "terms_form": form or (terms_form(battle) if may_change else None),
