@@ -110,11 +110,10 @@ def report_for_battle_page(*, battle: Battle, unshown: Sequence[str] = ()) -> Ba
     """The battle's report as its page shows it (one query): both registered lists (its sheets list their
     entries) and who confirmed or resolved it; not the battle, its places and its campaign (a map document)
     once more, which the page already holds and puts back on the report. ``unshown``: columns deferred."""
-    return (
+    return one_or_none(
         BattleReport.objects.filter(battle=battle)
         .select_related("attacker_registration", "defender_registration", "confirmed_by", "resolved_by")
         .defer(*unshown)
-        .first()
     )
 
 

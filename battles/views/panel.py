@@ -8,7 +8,10 @@ organiser) reports a battle still to be reported.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from django.utils.safestring import SafeString
 
 from battles.forms import ReasonForm, ResolveForm
 from battles.models import BattleReport, ReportStatus
@@ -18,6 +21,7 @@ from battles.selectors import report_for_battle_page, report_for_battle_panel, r
 from campaign.models import Battle, BattleStatus, Campaign
 from campaign.permissions import can_see_result
 from campaign.views.presenters import result_words
+from core.formhtml import form_fields_html, unbound_form_html
 from core.http import HtmxHttpRequest
 
 RESOLVE_DECISIONS = ("accepted", "voided")
@@ -47,6 +51,15 @@ def dispute_form(data: Any = None) -> ReasonForm:
 def resolve_form(decision: str, data: Any = None, *, seen: str = "") -> ResolveForm:
     label = "Why accept it" if decision == "accepted" else "Why void it"
     return ResolveForm(data, prefix=decision, label=label, initial={"seen": seen})
+
+
+def _empty_resolve_form(decision: str, seen: str) -> ResolveForm:
+    return resolve_form(decision, seen=seen)
+
+
+def _fields_html(refused: ReasonForm | None, build: Callable[..., ReasonForm], *args: str) -> SafeString:
+    """A refused form's fields with what was typed and why; else the empty form's, drawn once per process."""
+    return form_fields_html(refused) if refused is not None else unbound_form_html(build, *args)
 
 
 def report_panel(
@@ -99,9 +112,11 @@ def report_panel(
         can_amend=resolves and status != ReportStatus.VOID,
         can_void=resolves and status != ReportStatus.VOID,
         is_settled=status in _SETTLED,
-        # Built only for a viewer shown them: the opponent answering, an organiser resolving.
-        dispute_form=(forms.get("dispute") or dispute_form()) if answers else None,
-        resolve_forms={d: forms.get(d) or resolve_form(d, seen=status) for d in RESOLVE_DECISIONS}
+        # Drawn only for a viewer shown them: the opponent answering, an organiser resolving.
+        dispute_fields=_fields_html(forms.get("dispute"), dispute_form) if answers else None,
+        resolve_fields={
+            d: _fields_html(forms.get(d), _empty_resolve_form, d, str(status)) for d in RESOLVE_DECISIONS
+        }
         if resolves
         else {},
     )

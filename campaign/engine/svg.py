@@ -89,6 +89,28 @@ def holder_label(owner: Bloc | None) -> str:
     return "neutral" if owner is None else owner.value
 
 
+@dataclass(frozen=True)
+class MapLayers:
+    """A map's SVG drawn for one state, in pieces around the sector it outlines: ``svg(highlight)`` joins
+    them for any sector (or none) without drawing the rest again, the bytes ``render_map_svg`` gives."""
+
+    keys: tuple[str, ...]
+    head: tuple[str, ...]  # the <svg> element up to the sectors' group
+    sectors: tuple[str, ...]  # each sector's link, in the map's order
+    outlined: tuple[str, ...]  # each sector's link as the one outlined (its class and aria-current)
+    outlines: tuple[str, ...]  # each sector's outline, drawn over every cell
+    tail: tuple[str, ...]  # the borders, battles, labels, legend and the end
+
+    def svg(self, highlight: str | None = None) -> str:
+        if highlight is None:
+            return "\n".join((*self.head, *self.sectors, "</g>", *self.tail)) + "\n"
+        if highlight not in self.keys:
+            raise ValueError(f"there is no sector {highlight!r} to highlight")
+        at = self.keys.index(highlight)
+        sectors = (*self.sectors[:at], self.outlined[at], *self.sectors[at + 1 :])
+        return "\n".join((*self.head, *sectors, "</g>", self.outlines[at], *self.tail)) + "\n"
+
+
 def render_map_svg(
     zmap: ZverogradMap,
     state: MapState,
@@ -108,11 +130,32 @@ def render_map_svg(
     this round's battles: each sector at stake is outlined in dashes and, where the attacker's bloc holds
     a neighbouring sector (and not the sector itself), an arrow in its colour points from there.
     """
+    layers = map_layers(
+        zmap,
+        state,
+        sector_href=sector_href,
+        colours=colours,
+        title=title,
+        id_prefix=id_prefix,
+        battles=battles,
+    )
+    return layers.svg(highlight)
+
+
+def map_layers(
+    zmap: ZverogradMap,
+    state: MapState,
+    *,
+    sector_href: Callable[[str], str],
+    colours: Mapping[str | None, str] | None = None,
+    title: str = "",
+    id_prefix: str = "zverograd-map",
+    battles: Sequence[MapBattle] = (),
+) -> MapLayers:
+    """``render_map_svg``'s drawing with the outlined sector left to ``MapLayers.svg``."""
     missing = [key for key in zmap.keys if key not in state]
     if missing:
         raise ValueError(f"the state has no entry for {', '.join(missing)}")
-    if highlight is not None and highlight not in zmap:
-        raise ValueError(f"there is no sector {highlight!r} to highlight")
     strays = [battle.sector for battle in battles if battle.sector not in zmap]
     if strays:
         raise ValueError(f"there is no sector {strays[0]!r} for a battle")
@@ -125,7 +168,7 @@ def render_map_svg(
     layout = _layout(zmap)
     cells = layout.cells
     heading = title or zmap.name
-    parts = [
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {zmap.width} {_num(zmap.height + legend_height)}"'
         f' width="100%" role="group" aria-labelledby="{_attr(id_prefix)}-title"'
         f' aria-describedby="{_attr(id_prefix)}-desc" class="zverograd-map"'
@@ -134,35 +177,28 @@ def render_map_svg(
         f'<desc id="{_attr(id_prefix)}-desc">{_text(_summary(zmap, state, at_stake))}</desc>',
         f'<rect class="background" x="0" y="0" width="{zmap.width}" height="{zmap.height}" fill="{PAPER}"/>',
         '<g class="sectors">',
-    ]
+    )
+    drawn: tuple[list[str], list[str]] = ([], [])
     for sector, cell in zip(zmap.sectors, cells, strict=True):
-        parts.append(
-            _sector(
-                sector,
-                state[sector.key],
-                cell,
-                palette,
-                sector_href(sector.key),
-                sector.key == highlight,
-                scale,
-                at_stake.get(sector.key, ()),
+        href, battles_here = sector_href(sector.key), at_stake.get(sector.key, ())
+        for outlined in (False, True):
+            drawn[outlined].append(
+                _sector(sector, state[sector.key], cell, palette, href, outlined, scale, battles_here)
             )
-        )
-    parts.append("</g>")
-    if highlight is not None:
-        # Drawn over every cell: the neighbours' own borders would hide half of it.
-        parts.append(
-            f'<polygon class="highlight-outline" points="{_points(cells[zmap.keys.index(highlight)])}"'
-            f' fill="none" stroke="{INK}" stroke-width="{_num(5 * scale)}" stroke-linejoin="round"'
-            ' pointer-events="none" aria-hidden="true"/>'
-        )
-    parts.append(layout.borders)
+    # Drawn over every cell: the neighbours' own borders would hide half of it.
+    outlines = tuple(
+        f'<polygon class="highlight-outline" points="{_points(cell)}"'
+        f' fill="none" stroke="{INK}" stroke-width="{_num(5 * scale)}" stroke-linejoin="round"'
+        ' pointer-events="none" aria-hidden="true"/>'
+        for cell in cells
+    )
+    tail = [layout.borders]
     if at_stake:
-        parts.append(_battles(zmap, state, cells, at_stake, palette, scale))
-    parts.append(_labels(zmap, state, scale))
-    parts.append(_legend(zmap, state, palette, scale, with_battles=bool(at_stake)))
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
+        tail.append(_battles(zmap, state, cells, at_stake, palette, scale))
+    tail.append(_labels(zmap, state, scale))
+    tail.append(_legend(zmap, state, palette, scale, with_battles=bool(at_stake)))
+    tail.append("</svg>")
+    return MapLayers(zmap.keys, head, tuple(drawn[False]), tuple(drawn[True]), outlines, tuple(tail))
 
 
 def _summary(zmap: ZverogradMap, state: MapState, at_stake: Mapping[str, list[MapBattle]]) -> str:

@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -35,7 +36,9 @@ from campaign.views.pages import map_panel
 from campaign.views.pairings import round_page, terms_form
 from campaign.views.rounds import rounds_campaign_or_404
 from campaign.views.sections import battle_sections, battle_statuses
+from campaign.views.subnav import subnav_html
 from core.errors import DomainError
+from core.formhtml import form_fields_html, unbound_form_html
 from core.http import HtmxHttpRequest, acting_user
 
 SIDES: tuple[Side, Side] = ("attacker", "defender")
@@ -51,6 +54,7 @@ class SidePanel:
     fought: BattleSide  # the bloc, faction and mercenary flag this side fought as, recorded on the battle
     registrations: list[Registration]
     form: ListCheckForm
+    form_html: SafeString  # its fields, when the side has lists to choose from
     chosen: Registration | None
     verdict: v.Verdict | None
     terms: v.Terms
@@ -71,6 +75,10 @@ def battle_or_404(request: HtmxHttpRequest, campaign: Campaign, battle_id: int) 
     return battle
 
 
+def _list_choice(side: Side, lists: tuple[tuple[int, str], ...]) -> ListCheckForm:
+    return ListCheckForm(None, side=side, lists=list(lists))
+
+
 def _sides(request: HtmxHttpRequest, battle: Battle) -> list[SidePanel]:
     places = {"attacker": battle.attacker, "defender": battle.defender}
     lists: dict[int, list[Registration]] = {}
@@ -80,10 +88,11 @@ def _sides(request: HtmxHttpRequest, battle: Battle) -> list[SidePanel]:
     for side in SIDES:
         enrolment = places[side]
         own = lists.get(enrolment.pk, [])
+        choices = tuple(
+            (r.pk, f"{r.name} ({r.total_ap} AP, registered {r.registered_at:%d %b %Y})") for r in own
+        )
         form = ListCheckForm(
-            request.GET if f"{side}-list" in request.GET else None,
-            side=side,
-            lists=[(r.pk, f"{r.name} ({r.total_ap} AP, registered {r.registered_at:%d %b %Y})") for r in own],
+            request.GET if f"{side}-list" in request.GET else None, side=side, lists=list(choices)
         )
         picked = (
             next((r for r in own if r.pk == form.cleaned_data["list"]), None) if form.is_valid() else None
@@ -98,6 +107,14 @@ def _sides(request: HtmxHttpRequest, battle: Battle) -> list[SidePanel]:
                 fought=battle.side(side),
                 registrations=own,
                 form=form,
+                # The empty choice, the same for every viewer of these lists, is drawn once per process.
+                form_html=(
+                    form_fields_html(form)
+                    if form.is_bound
+                    else unbound_form_html(_list_choice, side, choices)
+                )
+                if own
+                else SafeString(),
                 chosen=chosen,
                 verdict=battle_list_check(battle=battle, side=side, registration=chosen) if chosen else None,
                 terms=battle_terms(battle=battle, side=side),
@@ -129,7 +146,8 @@ def battle_page(
         "campaign": campaign,
         "battle": battle,
         "mission": battle_mission(battle),
-        "can_manage": can_manage_campaign(request.user, campaign),
+        "can_manage": (manages := can_manage_campaign(request.user, campaign)),
+        "subnav": subnav_html(campaign.pk, current="battles", can_manage=manages),
         "sides": sides,
         # A refused post shows its form with why, even once the terms are fixed.
         "terms_form": form or (terms_form(battle) if may_change else None),

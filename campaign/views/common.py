@@ -15,13 +15,14 @@ from campaign.engine.svg import DEFAULT_COLOURS
 from campaign.models import Campaign
 from campaign.permissions import can_manage_campaign, can_view_campaign
 from campaign.selectors import campaign_for_page
+from core.db import one_or_none
 
 NOT_FOUND = "no such campaign"
 
 
 def campaign_or_404(request: HttpRequest, pk: int) -> Campaign:
     """The campaign (with its organiser and catalogue) if the user may see it."""
-    campaign = Campaign.objects.select_related("organiser", "catalogue").filter(pk=pk).first()
+    campaign = one_or_none(Campaign.objects.select_related("organiser", "catalogue").filter(pk=pk))
     if campaign is None or not can_view_campaign(request.user, campaign):
         raise Http404(NOT_FOUND)
     return campaign

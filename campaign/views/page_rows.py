@@ -11,7 +11,7 @@ autoescape did (the values are plain ``str`` from the database, never already-sa
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import NamedTuple
 
@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from armies.selectors import faction_shown
 from campaign.engine.map import Fortification, MapState, SectorState, ZverogradMap
-from campaign.engine.svg import MapBattle, holder_label, render_map_svg
+from campaign.engine.svg import MapBattle, MapLayers, holder_label, map_layers
 from campaign.selectors import (
     BlocRoster,
     RegistrationRow,
@@ -55,8 +55,9 @@ _SECTOR_ROW = (
     "\n                <td>{fortification}</td>"
     "\n              </tr>\n            "
 )
-# Drawings kept per process: a campaign's page now, its past rounds and its sectors' pages (each outlines one
-# sector) are a drawing each. A 500-player page's is about 75 kB of text (250 battles named twice), so a few MB.
+# Drawings kept per process: a campaign's page now, its past rounds, and its map as its sectors' and battles'
+# pages show it (one drawing for every sector outlined) are a drawing each. A 500-player page's is about 75 kB
+# of text (250 battles named twice), and each sector is drawn twice (outlined or not), so a few MB.
 _DRAWINGS_KEPT = 64
 # Tables kept per process (the lists table and the rosters of a campaign's page, the lists page with and
 # without the superseded ones): a 500-player campaign's are about 150 kB of text and 100 kB of rows each.
@@ -124,8 +125,12 @@ def map_battle_lines(zmap: ZverogradMap, battles: Iterable[MapBattle]) -> SafeSt
     )
 
 
-def sector_rows(zmap: ZverogradMap, state: MapState, *, campaign_pk: int) -> SafeString:
-    """The sectors as the table beside the map states them (the loop of campaign/_map.html)."""
+def sector_rows(
+    zmap: ZverogradMap, state: MapState, *, campaign_pk: int, hrefs: Mapping[str, str] | None = None
+) -> SafeString:
+    """The sectors as the table beside the map states them (the loop of campaign/_map.html); ``hrefs``: each
+    sector's address, when the caller has reversed them already."""
+    hrefs = hrefs or {key: _sector_href(campaign_pk, key) for key in zmap.keys}
     drawn = []
     for spec in zmap.sectors:
         now = state[spec.key]
@@ -134,7 +139,7 @@ def sector_rows(zmap: ZverogradMap, state: MapState, *, campaign_pk: int) -> Saf
         drawn.append(
             _SECTOR_ROW.format(
                 key=escape(spec.key),
-                href=escape(_sector_href(campaign_pk, spec.key)),
+                href=escape(hrefs[spec.key]),
                 name=escape(spec.name),
                 headquarters=f' <span class="badge">{escape(hq.value)} HQ</span>' if hq else "",
                 colour=escape(bloc_colour(now.owner.value if now.owner is not None else None)),
@@ -168,12 +173,22 @@ def map_drawing(
     and the sectors' table, drawn once for each set of inputs (about 10 ms of CPU for a 30-sector map with 250
     battles). The drawing depends only on its arguments (campaign/engine/svg.py says so of the SVG; the two
     others are plain functions of them), and the key holds every one of them whole (the map, each sector's
-    state, the battles, the title, the sector outlined, and the campaign and script prefix the links are made
-    of): any change to what is shown is a new key. Nothing about the viewer is in it: the drawing is the same
-    for everyone who may see the campaign."""
-    return _drawn(
-        campaign_pk, get_script_prefix(), zmap, tuple(state.items()), title, highlight, tuple(battles)
+    state, the battles, the title, and the campaign and script prefix the links are made of): any change to
+    what is shown is a new key. The sector outlined is not in it: the drawing keeps it as a layer of its own
+    (``MapLayers``), joined in for each request, so the pages of 250 battles on 30 sectors share one drawing.
+    Nothing about the viewer is in it either: the drawing is the same for everyone who may see the campaign."""
+    drawn = _drawn(campaign_pk, get_script_prefix(), zmap, tuple(state.items()), title, tuple(battles))
+    return MapDrawing(
+        svg=mark_safe(drawn.layers.svg(highlight)),  # noqa: S308 - the engine escapes every text it writes
+        battle_lines=drawn.battle_lines,
+        sector_rows=drawn.sector_rows,
     )
+
+
+class _Drawn(NamedTuple):
+    layers: MapLayers
+    battle_lines: SafeString
+    sector_rows: SafeString
 
 
 @functools.lru_cache(maxsize=_DRAWINGS_KEPT)
@@ -183,18 +198,16 @@ def _drawn(
     zmap: ZverogradMap,
     state_items: tuple[tuple[str, SectorState], ...],
     title: str,
-    highlight: str | None,
     battles: tuple[MapBattle, ...],
-) -> MapDrawing:
+) -> _Drawn:
     del script_prefix  # in the key only: reverse() below reads it
     state = dict(state_items)
-    href: Callable[[str], str] = functools.partial(_sector_href, campaign_pk)
-    # The engine escapes every text and attribute it writes, so its SVG is safe to embed.
-    svg = render_map_svg(zmap, state, sector_href=href, title=title, highlight=highlight, battles=battles)
-    return MapDrawing(
-        svg=mark_safe(svg),  # noqa: S308
+    # Each sector's address reversed once, for its link on the map and in the table.
+    hrefs = {key: _sector_href(campaign_pk, key) for key in zmap.keys}
+    return _Drawn(
+        layers=map_layers(zmap, state, sector_href=hrefs.__getitem__, title=title, battles=battles),
         battle_lines=map_battle_lines(zmap, battles),
-        sector_rows=sector_rows(zmap, state, campaign_pk=campaign_pk),
+        sector_rows=sector_rows(zmap, state, campaign_pk=campaign_pk, hrefs=hrefs),
     )
 
 
