@@ -6,7 +6,7 @@ from typing import Any
 
 from battles.permissions import can_correct_session, can_view_session, session_sides
 from battles.sessions import live
-from battles.sessions.models import BattleSession, SessionStep
+from battles.sessions.models import BattleSession, SessionStatus, SessionStep
 from core.errors import ConflictError, DomainError
 from rules.engine import attack_odds
 from rules.engine.battle import (
@@ -55,6 +55,14 @@ def session_for(*, user: Any, session_id: int) -> BattleSession | None:
         .first()
     )
     return session if session is not None and can_view_session(user, session) else None
+
+
+def open_session_of(battle_id: int) -> BattleSession | None:
+    """The battle's open session (at most one), for its page's link."""
+    rows = BattleSession.objects.select_related(
+        "battle__campaign", "battle__attacker", "battle__defender", "campaign"
+    )
+    return rows.filter(battle_id=battle_id, status=SessionStatus.OPEN).first()
 
 
 def session_tag(session: BattleSession) -> str:
