@@ -196,8 +196,8 @@ def _write(request: HtmxHttpRequest, session_id: int, write: Any) -> HttpRespons
     return redirect("battles:session", session_id=session_id)
 
 
-@login_required
 @require_POST
+@login_required
 def session_step_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     def write(session: BattleSession, actor: Any) -> None:
         session_step(
@@ -207,8 +207,8 @@ def session_step_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse
     return _write(request, session_id, write)
 
 
-@login_required
 @require_POST
+@login_required
 def session_undo_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Take back the last step (one's own); ``ask`` asks the other player to take back older ones,
     ``agree`` agrees to what they asked."""
@@ -249,8 +249,8 @@ def session_odds_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse
     )
 
 
-@login_required
 @require_POST
+@login_required
 def session_start_view(request: HtmxHttpRequest, pk: int, battle_id: int) -> HttpResponse:
     """Start (or find) the session of a scheduled campaign battle, from the battle's page."""
     _campaign, battle = battle_in_campaign(request, pk, battle_id)
