@@ -24,6 +24,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("battle-sessions/join/", session.session_join_view, name="session-join"),
     path("battle-sessions/<id:session_id>/", session.session_page, name="session"),
+    path("battle-sessions/<id:session_id>/replay/", session.session_replay_view, name="session-replay"),
     path("battle-sessions/<id:session_id>/poll/", session.session_poll, name="session-poll"),
     path("battle-sessions/<id:session_id>/step/", session.session_step_view, name="session-step"),
     path("battle-sessions/<id:session_id>/undo/", session.session_undo_view, name="session-undo"),

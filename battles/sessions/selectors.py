@@ -65,6 +65,14 @@ def open_session_of(battle_id: int) -> BattleSession | None:
     return rows.filter(battle_id=battle_id, status=SessionStatus.OPEN).first()
 
 
+def last_step_side(session: BattleSession) -> str | None:
+    """The side the last live step was made for (None before the first): its author may take it back."""
+    if session.version == 0:
+        return None
+    rows = SessionStep.objects.filter(session=session, undone_at__isnull=True, number=session.version)
+    return rows.values_list("side", flat=True).first()
+
+
 def session_tag(session: BattleSession) -> str:
     """What a phone compares: the version, the status and a waiting undo (asking changes no step)."""
     return f"{session.version}.{session.status}.{'-' if session.undo_to is None else session.undo_to}"

@@ -20,11 +20,21 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from battles.permissions import can_correct_session, can_start_session, session_sides
+from battles.models import ReportStatus
+from battles.permissions import can_answer, can_correct_session, can_start_session, session_sides
 from battles.session_presenters import cards, concessions, general_choices, log_words, turn_words
 from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEPS
 from battles.sessions.models import BattleSession
-from battles.sessions.selectors import session_for, session_odds, session_tag, session_version, session_view
+from battles.sessions.selectors import (
+    is_ready,
+    last_step_side,
+    session_for,
+    session_odds,
+    session_replay,
+    session_tag,
+    session_version,
+    session_view,
+)
 from battles.sessions.services import (
     StaleStepError,
     session_join,
@@ -69,8 +79,16 @@ def _context(request: HtmxHttpRequest, session: BattleSession, **extra: Any) -> 
     view = session_view(session=session, user=request.user)
     state, legal = view["state"], view["legal_steps"]
     names = view["players"]
+    last_side = last_step_side(session)
+    report = session.report if session.report_id is not None else None
+    if report is not None and session.battle is not None:
+        report.battle = session.battle  # already read with the session: no second query
     context: dict[str, Any] = {
         "session": session,
+        "take_back": last_side is not None and (last_side in view["your_sides"] or view["may_correct"]),
+        "may_confirm": report is not None
+        and report.status == ReportStatus.SUBMITTED
+        and can_answer(request.user, report),
         "view": view,
         "tag": session_tag(session),
         "poll_seconds": POLL_SECONDS,
@@ -106,6 +124,35 @@ def _page(request: HtmxHttpRequest, session: BattleSession, status: int = 200, *
 @require_GET
 def session_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return _page(request, _session_or_404(request, session_id))
+
+
+@require_GET
+def session_replay_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The battle step by step, as it stood after each step (``?step=k``; 0: the setup)."""
+    session = _session_or_404(request, session_id)
+    value = request.GET.get("step", "0")
+    digits = value.isascii() and value.isdigit()
+    wanted = 0 if not digits else MAX_STEPS if len(value) > len(str(MAX_STEPS)) else int(value)
+    if not is_ready(session):
+        raise Http404("this battle has not started yet")
+    replayed = session_replay(session=session, step=min(wanted, MAX_STEPS))
+    state, step = replayed["state"], replayed["step"]
+    forces = cards(state, [], setup=session.setup)
+    names = {side: state["sides"][side]["player"] for side in ("attacker", "defender")}
+    context = {
+        "session": session,
+        "step": step,
+        "last": replayed["version"],
+        "state": state,
+        "turn": turn_words(state),
+        "log": log_words(state)[:1],
+        "players": names,
+        "sides": [
+            {"side": side, "player": names[side], "cards": forces[side], **state["sides"][side]}
+            for side in ("attacker", "defender")
+        ],
+    }
+    return render(request, "battles/session_replay.html", context)
 
 
 @require_GET

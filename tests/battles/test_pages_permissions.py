@@ -163,6 +163,7 @@ ACTIONS = [
     Action("session join page", "get", "session-join", lambda _p: {
         **dict.fromkeys(PERSONAS[:6], 200), "anonymous": LOGIN}),
     Action("session page", "get", "session", session_seen, prepare=_start_session),
+    Action("session replay", "get", "session-replay", session_seen, prepare=_start_session),
     Action("session poll", "get", "session-poll", session_seen, prepare=_start_session,
            data=lambda _w, _p: {"tag": ""}),
     Action("session odds", "post", "session-odds", session_seen, prepare=_start_session, data=_initiative),

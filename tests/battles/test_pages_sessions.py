@@ -343,3 +343,66 @@ def test_an_unknown_code_is_refused_with_a_sentence(world, session):
 
     assert answer.status_code == 400
     assert b'data-testid="session-refusal"' in answer.content
+
+
+def test_take_back_is_offered_to_the_last_steps_author_only(world, session):
+    session = send(session, world.attacker, {"kind": "initiative", "by": "attacker", "seed": 3})
+
+    author = browser(world, "attacker").get(page(session)).content.decode()
+    opponent = browser(world, "defender").get(page(session)).content.decode()
+
+    assert 'data-testid="undo"' in author
+    assert 'data-testid="undo"' not in opponent
+
+
+def test_at_the_end_the_opponent_confirms_the_report_written_from_the_battle_with_one_tap(world, session):
+    from battles.models import BattleReport, ReportStatus
+    from campaign.models import BattleStatus
+    from tests.battles.session_play import play
+
+    session = play(session, {"attacker": world.attacker, "defender": world.defender}, seed=5)
+    report = BattleReport.objects.get(battle=world.battle)
+    sender = "attacker" if report.submitted_by_id == world.battle.attacker_id else "defender"
+    opponent = "defender" if sender == "attacker" else "attacker"
+
+    shown = browser(world, opponent).get(page(session)).content.decode()
+    senders = browser(world, sender).get(page(session)).content.decode()
+    confirmed = browser(world, opponent).post(
+        reverse("battles:confirm", args=[world.campaign.pk, world.battle.pk])
+    )
+
+    assert "The battle is over" in shown
+    assert 'data-testid="session-confirm"' in shown
+    assert 'data-testid="session-confirm"' not in senders
+    assert confirmed.status_code == 302
+    report.refresh_from_db()
+    world.battle.refresh_from_db()
+    assert report.status == ReportStatus.CONFIRMED
+    assert world.battle.status == BattleStatus.CONFIRMED
+
+
+def test_the_replay_steps_through_a_finished_battle_to_its_end(world, session):
+    from tests.battles.session_play import play
+
+    session = play(session, {"attacker": world.attacker, "defender": world.defender}, seed=5)
+    replay = reverse("battles:session-replay", args=[session.pk])
+    client = browser(world, "bystander" if session.public else "defender")
+
+    start = client.get(replay).content.decode()
+    second = client.get(replay, {"step": 2}).content.decode()
+    end = client.get(replay, {"step": session.version}).content.decode()
+    past = client.get(replay, {"step": 99999}).content.decode()
+
+    assert "Before the first step" in start
+    assert f"After step 2 of {session.version}" in second
+    assert 'data-testid="replay-next"' in second
+    assert "The battle is over" in end
+    assert 'data-testid="replay-next"' not in end
+    assert f"After step {session.version} of {session.version}" in past
+
+
+@pytest.mark.parametrize("persona", ["bystander", "stranger", "anonymous"])
+def test_the_replay_of_a_private_campaigns_battle_is_a_404_to_outsiders(world, session, persona):
+    answer = browser(world, persona).get(reverse("battles:session-replay", args=[session.pk]))
+
+    assert answer.status_code == 404
