@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from battles.views import listing, matchup, report_actions, report_form, session
+from battles.views import friendly, listing, matchup, report_actions, report_form, session
 
 app_name = "battles"
 
@@ -22,7 +22,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(
         "campaigns/<id:pk>/battles/<id:battle_id>/session/", session.session_start_view, name="session-start"
     ),
-    path("battle-sessions/join/", session.session_join_view, name="session-join"),
+    path("battle-sessions/join/", friendly.session_join_view, name="session-join"),
+    path("battle-sessions/new/", friendly.friendly_new, name="session-friendly"),
     path("battle-sessions/<id:session_id>/", session.session_page, name="session"),
     path("battle-sessions/<id:session_id>/replay/", session.session_replay_view, name="session-replay"),
     path("battle-sessions/<id:session_id>/poll/", session.session_poll, name="session-poll"),

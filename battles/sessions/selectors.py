@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from armies.models import ArmyList
 from battles.permissions import can_correct_session, can_view_session, session_sides
 from battles.sessions import live
 from battles.sessions.models import BattleSession, SessionStatus, SessionStep
@@ -63,6 +64,11 @@ def open_session_of(battle_id: int) -> BattleSession | None:
         "battle__campaign", "battle__attacker", "battle__defender", "campaign"
     )
     return rows.filter(battle_id=battle_id, status=SessionStatus.OPEN).first()
+
+
+def own_lists(user: Any) -> list[Any]:
+    """The user's army lists, newest first, for a friendly game's choice of forces."""
+    return list(ArmyList.objects.filter(owner_id=user.pk).order_by("-updated_at", "-pk").only("id", "name"))
 
 
 def last_step_side(session: BattleSession) -> str | None:

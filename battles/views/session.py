@@ -18,7 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from battles.models import ReportStatus
 from battles.permissions import can_answer, can_correct_session, can_start_session, session_sides
@@ -37,7 +37,6 @@ from battles.sessions.selectors import (
 )
 from battles.sessions.services import (
     StaleStepError,
-    session_join,
     session_start,
     session_step,
     session_undo,
@@ -310,23 +309,4 @@ def session_start_view(request: HtmxHttpRequest, pk: int, battle_id: int) -> Htt
             request, "battles/session_join.html", {"refusal": describe_error(exc), "code_length": JOIN_CODE_LENGTH},
             status=409 if exc.code.startswith("session-") else 400,
         )  # fmt: skip
-    return redirect("battles:session", session_id=session.pk)
-
-
-@login_required
-@require_http_methods(["GET", "HEAD", "POST"])
-def session_join_view(request: HtmxHttpRequest) -> HttpResponse:
-    """Open a session by its short code (any case), or by the link ``?code=``."""
-    code = (request.POST.get("code") or request.GET.get("code") or "").strip()
-    context: dict[str, Any] = {"code": code[:JOIN_CODE_LENGTH], "code_length": JOIN_CODE_LENGTH}
-    if request.method != "POST":
-        return render(request, "battles/session_join.html", context)
-    if len(code) != JOIN_CODE_LENGTH:
-        context["refusal"] = f"A battle's code has {JOIN_CODE_LENGTH} letters and digits."
-        return render(request, "battles/session_join.html", context, status=400)
-    try:
-        session = session_join(code=code, actor=acting_user(request))
-    except DomainError as exc:
-        context["refusal"] = describe_error(exc)
-        return render(request, "battles/session_join.html", context, status=400)
     return redirect("battles:session", session_id=session.pk)

@@ -162,6 +162,8 @@ ACTIONS = [
     Action("session start", "post", "session-start", only(302, REPORTERS)),
     Action("session join page", "get", "session-join", lambda _p: {
         **dict.fromkeys(PERSONAS[:6], 200), "anonymous": LOGIN}),
+    Action("friendly game page", "get", "session-friendly", lambda _p: {
+        **dict.fromkeys(PERSONAS[:6], 200), "anonymous": LOGIN}),
     Action("session page", "get", "session", session_seen, prepare=_start_session),
     Action("session replay", "get", "session-replay", session_seen, prepare=_start_session),
     Action("session poll", "get", "session-poll", session_seen, prepare=_start_session,
@@ -175,8 +177,8 @@ ACTIONS = [
 
 
 def url_of(action: Action, w: World) -> str:
-    if action.url == "session-join":
-        return reverse("battles:session-join")
+    if action.url in ("session-join", "session-friendly"):
+        return reverse(f"battles:{action.url}")
     if action.url.startswith("session") and action.url != "session-start":
         session = BattleSession.objects.get(battle=w.battle)
         return reverse(f"battles:{action.url}", args=[session.pk])
