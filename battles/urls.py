@@ -29,5 +29,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("battle-sessions/<id:session_id>/poll/", session.session_poll, name="session-poll"),
     path("battle-sessions/<id:session_id>/step/", session.session_step_view, name="session-step"),
     path("battle-sessions/<id:session_id>/undo/", session.session_undo_view, name="session-undo"),
+    path("battle-sessions/<id:session_id>/abandon/", session.session_abandon_view, name="session-abandon"),
     path("battle-sessions/<id:session_id>/odds/", session.session_odds_view, name="session-odds"),
 ]

@@ -37,6 +37,7 @@ from battles.sessions.selectors import (
 )
 from battles.sessions.services import (
     StaleStepError,
+    session_abandon,
     session_start,
     session_step,
     session_undo,
@@ -268,6 +269,17 @@ def session_undo_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse
             session_undo_ask(session_id=session.pk, actor=actor, expected=expected, to=max(expected - 2, 0))
         else:
             session_undo(session_id=session.pk, actor=actor, expected=expected)
+
+    return _write(request, session_id, write)
+
+
+@require_POST
+@login_required
+def session_abandon_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Stop playing: the battle stays scheduled, to be reported by hand (the session keeps its replay)."""
+
+    def write(session: BattleSession, actor: Any) -> None:
+        session_abandon(session_id=session.pk, actor=actor)
 
     return _write(request, session_id, write)
 

@@ -32,23 +32,34 @@ def no_sideways_scroll(tab: Any) -> bool:
     return bool(tab.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth"))
 
 
-def test_the_demos_battle_in_progress_reads_on_a_phone_without_a_serious_axe_finding(browser, live_server):
+def test_the_session_its_replay_and_the_friendly_pages_read_on_a_phone_without_an_axe_finding(
+    browser, live_server
+):
     from accounts.models import User
     from battles.sessions.models import BattleSession
 
     demo_load()
     session = BattleSession.objects.get()
     tab = phone(browser, live_server, User.objects.get(username="anna"))
+    findings, narrow = [], []
+    pages = {
+        "the battle at the table": reverse("battles:session", args=[session.pk]),
+        "its replay": reverse("battles:session-replay", args=[session.pk]) + "?step=5",
+        "a friendly game": reverse("battles:session-friendly"),
+        "joining by code": reverse("battles:session-join"),
+    }
     try:
-        tab.goto(reverse("battles:session", args=[session.pk]), wait_until="load")
-        tab.wait_for_function(HTMX_SETTLED)
-        findings = axe_findings(tab, "the battle at the table")  # every card opened, its steps in sight
-        wide = no_sideways_scroll(tab)
+        for name, address in pages.items():
+            tab.goto(address, wait_until="load")
+            tab.wait_for_function(HTMX_SETTLED)
+            findings += axe_findings(tab, name)  # every card opened, its steps in sight
+            if not no_sideways_scroll(tab):
+                narrow.append(name)
     finally:
         tab.context.close()
 
     assert not findings, "\n".join(findings)
-    assert wide
+    assert narrow == []
 
 
 def test_two_phones_keep_in_step_and_a_step_is_two_taps_from_a_unit_card(browser, live_server, report_world):

@@ -171,6 +171,7 @@ ACTIONS = [
     Action("session odds", "post", "session-odds", session_seen, prepare=_start_session, data=_initiative),
     Action("session step", "post", "session-step", session_acts(302, ("attacker",), 400),
            prepare=_start_session, data=_initiative),
+    Action("session abandon", "post", "session-abandon", session_acts(302, REPORTERS, 302), prepare=_start_session),
     Action("session undo", "post", "session-undo", session_acts(409, (), 409), prepare=_start_session,
            data=lambda _w, _p: {"expected": 0}),
 ]  # fmt: skip

@@ -406,3 +406,18 @@ def test_the_replay_of_a_private_campaigns_battle_is_a_404_to_outsiders(world, s
     answer = browser(world, persona).get(reverse("battles:session-replay", args=[session.pk]))
 
     assert answer.status_code == 404
+
+
+def test_stopping_leaves_the_battle_to_be_reported_by_hand(world, session):
+    from campaign.models import BattleStatus
+
+    answer = browser(world, "defender").post(reverse("battles:session-abandon", args=[session.pk]))
+    again = browser(world, "attacker").post(reverse("battles:session-abandon", args=[session.pk]))
+
+    assert answer.status_code == 302
+    session.refresh_from_db()
+    world.battle.refresh_from_db()
+    assert session.status == "abandoned"
+    assert world.battle.status == BattleStatus.SCHEDULED
+    assert again.status_code == 409
+    assert "no longer in play" in again.content.decode()
