@@ -206,15 +206,13 @@ def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
         raise DomainError("invalid-step", "that step could not be read: choose it again", "step")
     if step["kind"] == "attack":
         step["conditions"] = {**(step.get("conditions") or {}), **_conditions(request.POST)}
-    faces = request.POST.get("faces", "").strip()[: FACES_MAX_CHARS + 1]
-    if faces:
+    fields = ("attacker_faces", "defender_faces") if step["kind"] == "initiative" else ("faces",)
+    for field in fields:
+        faces = request.POST.get(field, "").strip()[: FACES_MAX_CHARS + 1]
         if len(faces) > FACES_MAX_CHARS:
-            raise DomainError("faces-too-long", "that is more dice than any roll takes", "faces")
-        if step["kind"] == "initiative":
-            raise DomainError(
-                "faces-initiative", "the initiative is rolled by the site on this page", "faces"
-            )
-        step["faces"] = _faces(faces)
+            raise DomainError("faces-too-long", "that is more dice than any roll takes", field)
+        if faces:
+            step[field] = _faces(faces)
     return step
 
 

@@ -421,3 +421,28 @@ def test_stopping_leaves_the_battle_to_be_reported_by_hand(world, session):
     assert world.battle.status == BattleStatus.SCHEDULED
     assert again.status_code == 409
     assert "no longer in play" in again.content.decode()
+
+
+def test_the_initiative_may_be_entered_as_each_players_dice(world, session):
+    dice = {side: session.setup[side].get("initiative_dice", 3) for side in ("attacker", "defender")}
+    form = {
+        "attacker_faces": " ".join(["b"] * dice["attacker"]),
+        "defender_faces": " ".join(["s"] * dice["defender"]),
+    }
+
+    answer = post_step(
+        browser(world, "defender"), session, {"kind": "initiative", "by": "defender"}, 0, **form
+    )
+
+    assert answer.status_code == 302, answer.content.decode()[-3000:]
+    first = SessionStep.objects.get(session=session, number=1)
+    assert first.data["attacker_faces"] == ["BLOC"] * dice["attacker"]
+    assert first.data["defender_faces"] == ["SHIELD"] * dice["defender"]
+    assert first.seed is None
+
+
+def test_the_initiative_button_offers_each_players_dice_by_hand(world, session):
+    html = browser(world, "attacker").get(page(session)).content.decode()
+
+    assert 'name="attacker_faces"' in html
+    assert 'name="defender_faces"' in html
