@@ -32,6 +32,7 @@ from django.utils.http import urlsafe_base64_encode
 from accounts.models import User
 from armies.blocs import Bloc
 from armies.models import ArmyList, Catalogue, CatalogueImport
+from battles.sessions.models import BattleSession
 from campaign.models import Battle, Campaign, Challenge, Enrolment, Registration, Sector
 from campaign.services.players import placeholder_add, placeholder_claim_link
 from exchange.models import CampaignImport, ImportStatus
@@ -109,6 +110,7 @@ def _fillings(name: str) -> dict[str, list[str]]:
         "enrolment_id": [str(pk) for pk in Enrolment.objects.order_by("pk").values_list("pk", flat=True)],
         "registration_id": [str(pk) for pk in Registration.objects.order_by("pk").values_list("pk", flat=True)],
         "challenge_id": [str(pk) for pk in Challenge.objects.order_by("pk").values_list("pk", flat=True)],
+        "session_id": [str(pk) for pk in BattleSession.objects.order_by("pk").values_list("pk", flat=True)],
     }  # fmt: skip
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from armies.models import ArmyList
 from battles.permissions import can_correct_session, can_view_session, session_sides
 from battles.sessions import live
-from battles.sessions.models import BattleSession, SessionStep
+from battles.sessions.models import BattleSession, SessionStatus, SessionStep
 from core.errors import ConflictError, DomainError
 from rules.engine import attack_odds
 from rules.engine.battle import (
@@ -55,6 +56,27 @@ def session_for(*, user: Any, session_id: int) -> BattleSession | None:
         .first()
     )
     return session if session is not None and can_view_session(user, session) else None
+
+
+def open_session_of(battle_id: int) -> BattleSession | None:
+    """The battle's open session (at most one), for its page's link."""
+    rows = BattleSession.objects.select_related(
+        "battle__campaign", "battle__attacker", "battle__defender", "campaign"
+    )
+    return rows.filter(battle_id=battle_id, status=SessionStatus.OPEN).first()
+
+
+def own_lists(user: Any) -> list[Any]:
+    """The user's army lists, newest first, for a friendly game's choice of forces."""
+    return list(ArmyList.objects.filter(owner_id=user.pk).order_by("-updated_at", "-pk").only("id", "name"))
+
+
+def last_step_side(session: BattleSession) -> str | None:
+    """The side the last live step was made for (None before the first): its author may take it back."""
+    if session.version == 0:
+        return None
+    rows = SessionStep.objects.filter(session=session, undone_at__isnull=True, number=session.version)
+    return rows.values_list("side", flat=True).first()
 
 
 def session_tag(session: BattleSession) -> str:

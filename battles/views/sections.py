@@ -16,9 +16,16 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from battles.models import BattleReport, ReportStatus
-from battles.permissions import can_view_matchup, can_view_report, can_view_result
+from battles.permissions import (
+    can_start_session,
+    can_view_matchup,
+    can_view_report,
+    can_view_result,
+    can_view_session,
+)
 from battles.presenters import battle_label
 from battles.selectors import battles_by_id, disputes_for_dashboard
+from battles.sessions.selectors import open_session_of
 from battles.views.panel import report_panel
 from campaign.models import Battle, BattleStatus, Campaign, LogEntry, LogKind
 from campaign.views.presenters import BattleWords
@@ -61,6 +68,25 @@ def matchup_section(
         if (value := request.GET.get(f"{side}-list", "")).isascii() and value.isdigit() and len(value) <= 18
     }
     return {"matchup_url": f"{url}?{urlencode(chosen)}" if chosen else url}
+
+
+def session_section(
+    request: HtmxHttpRequest, campaign: Campaign, battle: Battle, state: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The battle at the table: a button to start its session (either player, an organiser) while the battle
+    is scheduled, and the open session's link to whoever may see it."""
+    if battle.status != BattleStatus.SCHEDULED:
+        return {"session_shown": False}
+    found = open_session_of(battle.pk)
+    watch = found is not None and can_view_session(request.user, found)
+    start = can_start_session(request.user, battle)
+    return {
+        "session_shown": watch or start,
+        "session_url": reverse("battles:session", args=[found.pk]) if watch and found is not None else None,
+        "session_start_url": reverse("battles:session-start", args=[campaign.pk, battle.pk])
+        if start
+        else None,
+    }
 
 
 def disputes_section(request: HtmxHttpRequest, campaign: Campaign) -> dict[str, Any]:
@@ -121,6 +147,7 @@ def status_words(request: HttpRequest, campaign: Campaign, battles: Sequence[Bat
 def register() -> None:
     register_battle_section("battles/_report.html", report_section)
     register_battle_section("battles/_matchup_link.html", matchup_section)
+    register_battle_section("battles/_session_link.html", session_section)
     register_dashboard_section("campaign/dashboard/_disputes.html", disputes_section)
     register_battle_namer(name_battles)
     register_status_namer(status_words, statuses=[BattleStatus.REPORTED])

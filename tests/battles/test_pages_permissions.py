@@ -5,7 +5,8 @@ its creator, a co-organiser, the battle's attacker and defender, an enrolled
 player not in the battle, a logged-in stranger and an anonymous visitor. The
 battle: x1 (Axis) attacks a1 (Allies), each with a registered list. The answers:
 
-- 200: the page; 302: done (sent back to the battle's page);
+- 200: the page; 302: done (sent back to the battle's page, or to the battle session's);
+- 400 or 409: a battle session's step or undo the rules refuse (someone who plays or corrects it);
 - 403: may see the campaign but not do this;
 - 404: may not see the campaign (a private campaign never admits it exists);
 - "login": sent to log in (the same for any id, so that says nothing either).
@@ -13,6 +14,7 @@ battle: x1 (Axis) attacks a1 (Allies), each with a registered list. The answers:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +26,8 @@ from django.urls import resolve, reverse
 
 from battles.models import BattleReport
 from battles.services import report_confirm, report_dispute, report_submit
+from battles.sessions.models import BattleSession
+from battles.sessions.services import session_start
 from battles.urls import urlpatterns
 from campaign.models import Battle, Campaign, CoOrganiser
 from tests.factories import UserFactory
@@ -75,6 +79,24 @@ def accounts_seeing(private: bool) -> Expected:
 REPORTERS = (*ORGANISERS, "attacker", "defender")  # the sides report; organisers enter a result
 
 
+def session_seen(private: bool) -> Expected:
+    """A battle session (issue 20): its players and organisers; any account when the campaign is public."""
+    outside = 404 if private else 200
+    return {**dict.fromkeys(REPORTERS, 200), "player": outside, "stranger": outside, "anonymous": 404}
+
+
+def session_acts(ok: int, who: tuple[str, ...], others: int) -> Callable[[bool], Expected]:
+    """A session's write: ``ok`` for ``who``, ``others`` (the engine's refusal) for the rest of its players
+    and organisers; spectators of a public campaign 403, outsiders of a private one 404."""
+
+    def expected(private: bool) -> Expected:
+        inside = {persona: ok if persona in who else others for persona in REPORTERS}
+        outside = 404 if private else 403
+        return {**inside, "player": outside, "stranger": outside, "anonymous": LOGIN}
+
+    return expected
+
+
 @dataclass(frozen=True)
 class Action:
     name: str
@@ -98,6 +120,14 @@ def _dispute(w: World) -> None:
 def _confirm(w: World) -> None:
     _submit(w)
     report_confirm(report=BattleReport.objects.get(battle=w.battle), actor=w.people["defender"])
+
+
+def _start_session(w: World) -> None:
+    session_start(battle=w.battle, actor=w.people["attacker"])
+
+
+def _initiative(_w: World, _persona: str) -> dict[str, Any]:
+    return {"expected": 0, "step": json.dumps({"kind": "initiative", "by": "attacker"})}
 
 
 def _report_form(w: World, persona: str) -> dict[str, Any]:
@@ -129,10 +159,30 @@ ACTIONS = [
     Action("change a confirmed report", "post", "amend", only(302, ORGANISERS), prepare=_confirm,
            data=lambda w, _p: w.form(mode="amend", seen="confirmed", reason="Score sheet swapped",
                                      defender_lost_e1=0, attacker_lost_e1=1)),
+    Action("session start", "post", "session-start", only(302, REPORTERS)),
+    Action("session join page", "get", "session-join", lambda _p: {
+        **dict.fromkeys(PERSONAS[:6], 200), "anonymous": LOGIN}),
+    Action("friendly game page", "get", "session-friendly", lambda _p: {
+        **dict.fromkeys(PERSONAS[:6], 200), "anonymous": LOGIN}),
+    Action("session page", "get", "session", session_seen, prepare=_start_session),
+    Action("session replay", "get", "session-replay", session_seen, prepare=_start_session),
+    Action("session poll", "get", "session-poll", session_seen, prepare=_start_session,
+           data=lambda _w, _p: {"tag": ""}),
+    Action("session odds", "post", "session-odds", session_seen, prepare=_start_session, data=_initiative),
+    Action("session step", "post", "session-step", session_acts(302, ("attacker",), 400),
+           prepare=_start_session, data=_initiative),
+    Action("session abandon", "post", "session-abandon", session_acts(302, REPORTERS, 302), prepare=_start_session),
+    Action("session undo", "post", "session-undo", session_acts(409, (), 409), prepare=_start_session,
+           data=lambda _w, _p: {"expected": 0}),
 ]  # fmt: skip
 
 
 def url_of(action: Action, w: World) -> str:
+    if action.url in ("session-join", "session-friendly"):
+        return reverse(f"battles:{action.url}")
+    if action.url.startswith("session") and action.url != "session-start":
+        session = BattleSession.objects.get(battle=w.battle)
+        return reverse(f"battles:{action.url}", args=[session.pk])
     if action.url == "list":
         return reverse("battles:list", args=[w.campaign.pk])
     namespace = "campaign" if action.url == "battle" else "battles"
@@ -184,13 +234,17 @@ def test_it_answers_each_person_as_the_matrix_says(
         assert response["Location"].startswith(reverse("accounts:login"))
     else:
         assert response.status_code == expected, response.content.decode()[:2000]
-        if expected == 302:
+        if expected == 302 and action.url.startswith("session"):
+            session = BattleSession.objects.get(battle=w.battle)
+            assert response["Location"] == reverse("battles:session", args=[session.pk])
+        elif expected == 302:
             assert response["Location"] == reverse("campaign:battle", args=[w.campaign.pk, w.battle.pk])
 
 
 def test_it_covers_every_page_and_action_of_the_battles_urls(world):
     with transaction.atomic():
         w = world(public=False)
+        _start_session(w)
         covered = {resolve(url_of(action, w)).url_name for action in ACTIONS if action.url != "battle"}
         transaction.set_rollback(True)
 

@@ -1,0 +1,253 @@
+"""A battle session in words for its pages: the two forces as cards, the turn, and each legal step as a
+button's label (``battles.sessions.selectors.session_view`` gives the ids and codes; pages never show them).
+
+A step that names a unit (an activation, an attack, a reactive attempt, a reserve placement) is offered on
+that unit's card, so a step is two taps away: the card, then the step. The others (initiative, who goes
+first, a split of hits, a pilot's escape, pass, end of turn) are offered under "What now".
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+SIDES = ("attacker", "defender")
+ACTION_WORDS = {
+    "nothing": "nothing",
+    "move": "move",
+    "march": "march",
+    "attack": "attack",
+    "sustained": "sustained attack",
+    "special": "special action",
+}
+PHASE_WORDS = {
+    "initiative": "The turn starts: roll for initiative.",
+    "choose_first": "{initiative} won the initiative and chooses who activates first.",
+    "activations": "{to_act} activates a unit.",
+    "turn_over": "Every unit has activated: end the turn.",
+    "ended": "The battle is over.",
+}
+ENDING_WORDS = {
+    "objective": "the objective was completed",
+    "elimination": "a side has no unit left",
+    "turn_limit": "the mission's last turn was played",
+    "concession": "a side conceded",
+}
+# The suppression rank (0, 1, 2) in each rule set's words: RtZ's levels, the rulebook's markers.
+SUPPRESSION_WORDS = {True: ("", "suppressed", "pinned"), False: ("", "under fire", "suppressed")}
+
+
+@dataclass
+class Choice:
+    """One legal step as a button: its label, and the step's JSON the form sends back."""
+
+    label: str
+    step: str
+    kind: str
+    rolls: bool = False
+    attack: bool = False
+
+
+@dataclass
+class Card:
+    unit: dict[str, Any]
+    parts: list[dict[str, Any]] = field(default_factory=list)  # a joined hero, a pilot: one combined unit
+    choices: list[Choice] = field(default_factory=list)
+
+
+def _names(state: dict[str, Any]) -> dict[str, str]:
+    return {unit["id"]: unit["name"] for unit in state["units"]}
+
+
+def _player(state: dict[str, Any], side: str) -> str:
+    return str(state["sides"][side]["player"] or side)
+
+
+def group_weapons(setup: dict[str, Any], unit_id: str) -> list[str]:
+    """The weapon names of a unit's group as an attack's ``index`` counts them: its own, then its joined
+    hero's."""
+    units = [unit for side in SIDES for unit in setup.get(side, {}).get("units", [])]
+    own = [unit for unit in units if unit["id"] == unit_id]
+    heroes = [unit for unit in units if unit.get("joined_to") == unit_id]
+    return [
+        str(weapon.get("name", "a weapon")) for unit in own + heroes for weapon in unit.get("weapons", [])
+    ]
+
+
+def step_label(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any] | None = None) -> str:
+    names = _names(state)
+    kind = step["kind"]
+    unit = names.get(step.get("unit") or "", "")
+    if kind == "initiative":
+        return "Roll for initiative"
+    if kind == "first":
+        return f"{_player(state, step['first'])} activates first"
+    if kind == "activate":
+        return "Declare: " + ", then ".join(ACTION_WORDS.get(action, action) for action in step["actions"])
+    if kind == "attack":
+        arms = group_weapons(setup or {}, step["unit"])
+        used = [
+            arms[use["index"]] if use["index"] < len(arms) else "a weapon"
+            for use in step.get("weapons") or []
+        ]
+        return f"Attack {names.get(step['target'], 'the target')}" + (
+            f" with {', '.join(used)}" if used else ""
+        )
+    if kind == "reactive":
+        return "Try a reactive attack (two dice)"
+    if kind == "hold-fire":
+        return "Hold fire"
+    if kind == "allocate":
+        hero = sum(step.get("hero_hits") or [])
+        return f"Give {hero} unsaved hit{'s' if hero != 1 else ''} to the hero, the rest to the squad"
+    if kind == "escape":
+        return (
+            "No free square beside the wreck: the pilot is lost"
+            if step.get("blocked")
+            else "The pilot gets out"
+        )
+    if kind == "reserve":
+        return "Put it in reserve"
+    if kind == "end-activation":
+        return "End the activation"
+    if kind == "pass":
+        return "Pass"
+    if kind == "end-turn":
+        return "End the turn"
+    if kind == "concede":
+        return f"Concede the battle for {_player(state, step['by'])}"
+    return f"{kind.replace('-', ' ').capitalize()} {unit}".strip()
+
+
+_ROLLING = {"initiative", "attack", "reactive", "allocate", "escape"}
+
+
+def choice_of(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any] | None = None) -> Choice:
+    return Choice(
+        label=step_label(step, state, setup),
+        step=json.dumps(step, separators=(",", ":")),
+        kind=step["kind"],
+        rolls=step["kind"] in _ROLLING,
+        attack=step["kind"] == "attack",
+    )
+
+
+def _unit_words(unit: dict[str, Any], rtz: bool) -> dict[str, Any]:
+    markers = []
+    if unit["eliminated"] and unit["in_reserve"]:
+        markers.append("in reserve")
+    elif unit["eliminated"]:
+        markers.append("eliminated")
+    words = SUPPRESSION_WORDS[rtz]
+    suppression = words[min(unit["suppression"], len(words) - 1)]
+    if suppression:
+        markers.append(suppression)
+    if unit["stunned"]:
+        markers.append("stunned")
+    if unit["activated"]:
+        markers.append("activated this turn")
+    ammo = [count for count in unit["ammo"] if count is not None]
+    return {
+        **unit,
+        "markers": markers,
+        "ammo_left": ammo,
+        "off_table": unit["eliminated"],
+        "fortification": str(unit["fortification"]).replace("_", " "),
+        "critical_hits": [str(hit).replace("_", " ") for hit in unit["critical_hits"]],
+    }
+
+
+def cards(
+    state: dict[str, Any], legal: list[dict[str, Any]], *, setup: dict[str, Any]
+) -> dict[str, list[Card]]:
+    """Each side's units as cards: a joined hero or a pilot rides on its squad's or vehicle's card (one
+    combined unit while the link holds), with the legal steps that name any of its units."""
+    rtz = setup.get("ruleset", {}).get("name") == "rtz"
+    units = {unit["id"]: _unit_words(unit, rtz) for unit in state["units"]}
+    riders = {
+        unit["id"]: unit["joined_to"] or unit["pilot_of"]
+        for unit in state["units"]
+        if unit["joined_to"] or unit["pilot_of"]
+    }
+    by_side: dict[str, list[Card]] = {side: [] for side in SIDES}
+    found: dict[str, Card] = {}
+    for unit in units.values():
+        if unit["id"] in riders and riders[unit["id"]] in units:
+            continue
+        card = Card(unit=unit)
+        found[unit["id"]] = card
+        by_side[unit["side"]].append(card)
+    for rider, lead in riders.items():
+        if lead in found:
+            found[lead].parts.append(units[rider])
+            found[rider] = found[lead]
+    for step in legal:
+        key = step.get("unit")
+        if key in found:
+            found[key].choices.append(choice_of(step, state, setup))
+    return by_side
+
+
+def general_choices(state: dict[str, Any], legal: list[dict[str, Any]]) -> list[Choice]:
+    """The steps no unit card carries (concessions apart: they sit at the foot of the page)."""
+    names = _names(state)
+    return [choice_of(step, state) for step in legal
+            if (step.get("unit") not in names) and step["kind"] != "concede"]  # fmt: skip
+
+
+def concessions(state: dict[str, Any], legal: list[dict[str, Any]]) -> list[Choice]:
+    return [choice_of(step, state) for step in legal if step["kind"] == "concede"]
+
+
+def turn_words(state: dict[str, Any]) -> str:
+    """Whose turn it is and what the rules wait for, in one sentence."""
+    if state["ended"]:
+        ending = state["ending"] or {}
+        reasons = ", ".join(ENDING_WORDS.get(reason, reason) for reason in ending.get("reasons", []))
+        if ending.get("draw"):
+            return f"The battle is over ({reasons}): a draw."
+        winner = ending.get("winner")
+        won = f"{_player(state, winner)} wins" if winner else "no winner"
+        return f"The battle is over ({reasons}): {won}."
+    if state["pending"]:
+        pending = state["pending"][0]
+        side = pending.get("side", "")
+        return f"{_player(state, side)} decides: {_pending_words(pending)}."
+    activation = state["activation"]
+    if activation is not None:
+        names = _names(state)
+        reaction = activation.get("reaction")
+        if reaction is not None:
+            unit = names.get(reaction["unit"], "A unit")
+            return f"{unit} of {_player(state, reaction['side'])} may attack in reaction."
+        return f"{names.get(activation['unit'], 'A unit')} of {_player(state, activation['side'])} is activating."
+    words = PHASE_WORDS.get(state["phase"], "")
+    return words.format(
+        initiative=_player(state, state["initiative"]) if state["initiative"] else "",
+        to_act=_player(state, state["to_act"]) if state["to_act"] else "",
+    )
+
+
+def _pending_words(pending: dict[str, Any]) -> str:
+    if pending.get("kind") == "escape":
+        return "the pilot of a destroyed vehicle rolls to escape"
+    return "how the unsaved hits are split between the hero and the squad"
+
+
+def log_words(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The log, newest first, each entry with its dice in words."""
+    entries = []
+    for number, entry in enumerate(state["log"], start=1):
+        dice = [
+            {
+                "purpose": die.get("purpose", ""),
+                "face": str(die.get("face", "")).lower(),
+                "success": die.get("success"),
+            }
+            for die in entry.get("dice", [])
+        ]
+        entries.append(
+            {"number": number, "text": entry.get("text") or entry.get("sentence", ""), "dice": dice}
+        )
+    return list(reversed(entries))

@@ -1,0 +1,322 @@
+"""A battle session's pages (issue 20): the battle at the table, phone-first.
+
+The page shows both forces as cards and offers the viewer's legal steps on them: tap a card, then a step
+(two taps). A step is a plain form post (a full page back: nothing to lose on a phone that slept), and the
+page polls the cheap version address every two seconds by htmx: a 204 while nothing changed, the
+session's body when it did. A stale step (the other phone moved first) shows the battle as it stands now
+with a sentence; nothing was played. Who may see and do what is ``battles.permissions``; the writes are
+``battles.sessions.services``, the reads its ``selectors``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from battles.models import ReportStatus
+from battles.permissions import can_answer, can_correct_session, can_start_session, session_sides
+from battles.session_presenters import cards, concessions, general_choices, log_words, turn_words
+from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEPS
+from battles.sessions.models import BattleSession
+from battles.sessions.selectors import (
+    is_ready,
+    last_step_side,
+    session_for,
+    session_odds,
+    session_replay,
+    session_tag,
+    session_version,
+    session_view,
+)
+from battles.sessions.services import (
+    StaleStepError,
+    session_abandon,
+    session_start,
+    session_step,
+    session_undo,
+    session_undo_agree,
+    session_undo_ask,
+)
+from battles.views.common import battle_in_campaign
+from core.errors import DomainError
+from core.http import HtmxHttpRequest, acting_user, describe_error
+
+POLL_SECONDS = 2
+STEP_MAX_CHARS = 4000  # a legal step's JSON as the page sends it back (a few hundred characters)
+FACES_MAX_CHARS = 400
+FACE_LETTERS = {
+    "b": "BLOC",
+    "bloc": "BLOC",
+    "t": "TARGET",
+    "target": "TARGET",
+    "s": "SHIELD",
+    "shield": "SHIELD",
+}
+HEIGHTS = {
+    "level": "Level",
+    "attacker_higher": "The attacker is higher",
+    "target_higher": "The target is higher",
+}
+MAX_DISTANCE = 36
+STALE = "The other player moved first, so nothing you sent was played: here is the battle as it stands now."
+
+
+def _session_or_404(request: HtmxHttpRequest, session_id: int) -> BattleSession:
+    session = session_for(user=request.user, session_id=session_id)
+    if session is None:
+        raise Http404("no such battle session")
+    return session
+
+
+def _context(request: HtmxHttpRequest, session: BattleSession, **extra: Any) -> dict[str, Any]:
+    view = session_view(session=session, user=request.user)
+    state, legal = view["state"], view["legal_steps"]
+    names = view["players"]
+    last_side = last_step_side(session)
+    report = session.report if session.report_id is not None else None
+    if report is not None and session.battle is not None:
+        report.battle = session.battle  # already read with the session: no second query
+    context: dict[str, Any] = {
+        "session": session,
+        "take_back": last_side is not None and (last_side in view["your_sides"] or view["may_correct"]),
+        "may_confirm": report is not None
+        and report.status == ReportStatus.SUBMITTED
+        and can_answer(request.user, report),
+        "view": view,
+        "tag": session_tag(session),
+        "poll_seconds": POLL_SECONDS,
+        "players": names,
+        "plays": bool(view["your_sides"]),
+        "heights": HEIGHTS,
+        "max_distance": MAX_DISTANCE,
+        "battle_url": None
+        if session.battle is None
+        else reverse("campaign:battle", args=[session.campaign_id, session.battle_id]),
+        **extra,
+    }
+    if state is not None:
+        forces = cards(state, legal, setup=session.setup)
+        context.update(
+            state=state,
+            general=general_choices(state, legal),
+            concessions=concessions(state, legal),
+            turn=turn_words(state),
+            log=log_words(state),
+            sides=[
+                {"side": side, "player": names[side], "cards": forces[side], **state["sides"][side]}
+                for side in ("attacker", "defender")
+            ],
+        )
+    return context
+
+
+def _page(request: HtmxHttpRequest, session: BattleSession, status: int = 200, **extra: Any) -> HttpResponse:
+    return render(request, "battles/session.html", _context(request, session, **extra), status=status)
+
+
+@require_GET
+def session_page(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    return _page(request, _session_or_404(request, session_id))
+
+
+@require_GET
+def session_replay_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The battle step by step, as it stood after each step (``?step=k``; 0: the setup)."""
+    session = _session_or_404(request, session_id)
+    value = request.GET.get("step", "0")
+    digits = value.isascii() and value.isdigit()
+    wanted = 0 if not digits else MAX_STEPS if len(value) > len(str(MAX_STEPS)) else int(value)
+    if not is_ready(session):
+        raise Http404("this battle has not started yet")
+    replayed = session_replay(session=session, step=min(wanted, MAX_STEPS))
+    state, step = replayed["state"], replayed["step"]
+    forces = cards(state, [], setup=session.setup)
+    names = {side: state["sides"][side]["player"] for side in ("attacker", "defender")}
+    context = {
+        "session": session,
+        "step": step,
+        "last": replayed["version"],
+        "state": state,
+        "turn": turn_words(state),
+        "log": log_words(state)[:1],
+        "players": names,
+        "sides": [
+            {"side": side, "player": names[side], "cards": forces[side], **state["sides"][side]}
+            for side in ("attacker", "defender")
+        ],
+    }
+    return render(request, "battles/session_replay.html", context)
+
+
+@require_GET
+def session_poll(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The page's poll: 204 while the session's tag is the one the page shows, else the page's live part."""
+    light = session_version(user=request.user, session_id=session_id)
+    if light is None:
+        raise Http404("no such battle session")
+    if request.GET.get("tag", "")[:64] == session_tag(light):
+        return HttpResponse(status=204)
+    session = _session_or_404(request, session_id)
+    return render(request, "battles/_session_live.html", _context(request, session))
+
+
+def _faces(text: str) -> list[str]:
+    words = text.replace(",", " ").lower().split()
+    faces = [FACE_LETTERS.get(word) for word in words]
+    if any(face is None for face in faces):
+        raise DomainError(
+            "faces-unreadable",
+            "type each die as B (bloc), T (target) or S (shield), in the order rolled",
+            "faces",
+        )
+    return [face for face in faces if face is not None]
+
+
+def _conditions(post: Any) -> dict[str, Any]:
+    height = post.get("height", "level")
+    if height not in HEIGHTS:
+        raise DomainError("invalid-height", "choose the height from the list", "height")
+    distance_text = post.get("distance", "").strip()
+    distance = None
+    if distance_text:
+        if not distance_text.isdigit() or not 1 <= int(distance_text) <= MAX_DISTANCE:
+            raise DomainError(
+                "invalid-distance", f"the range is a whole number from 1 to {MAX_DISTANCE}", "distance"
+            )
+        distance = int(distance_text)
+    return {"cover": post.get("cover") == "on", "height": height, "distance": distance}
+
+
+def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
+    """The step the page's button carries, with what the table shows (an attack's conditions) and any dice
+    entered by hand."""
+    text = request.POST.get("step", "")
+    try:
+        step = json.loads(text) if len(text) <= STEP_MAX_CHARS else None
+    except ValueError:
+        step = None
+    if not isinstance(step, dict) or not isinstance(step.get("kind"), str):
+        raise DomainError("invalid-step", "that step could not be read: choose it again", "step")
+    if step["kind"] == "attack":
+        step["conditions"] = {**(step.get("conditions") or {}), **_conditions(request.POST)}
+    fields = ("attacker_faces", "defender_faces") if step["kind"] == "initiative" else ("faces",)
+    for field in fields:
+        faces = request.POST.get(field, "").strip()[: FACES_MAX_CHARS + 1]
+        if len(faces) > FACES_MAX_CHARS:
+            raise DomainError("faces-too-long", "that is more dice than any roll takes", field)
+        if faces:
+            step[field] = _faces(faces)
+    return step
+
+
+def _expected(request: HtmxHttpRequest) -> int:
+    value = request.POST.get("expected", "")
+    if not value.isascii() or not value.isdigit() or int(value) > MAX_STEPS:
+        raise DomainError(
+            "invalid-expected", "the page is out of date: look again before you act", "expected"
+        )
+    return int(value)
+
+
+def _write(request: HtmxHttpRequest, session_id: int, write: Any) -> HttpResponse:
+    session = _session_or_404(request, session_id)
+    if not session_sides(request.user, session) and not can_correct_session(request.user, session):
+        raise PermissionDenied("you watch this battle but play no side in it")
+    try:
+        write(session, acting_user(request))
+    except StaleStepError:
+        session = _session_or_404(request, session_id)
+        return _page(request, session, status=409, refusal=STALE)
+    except DomainError as exc:
+        session = _session_or_404(request, session_id)
+        status = 409 if exc.code.startswith(("session-", "undo-", "nothing-", "battle-")) else 400
+        return _page(request, session, status=status, refusal=describe_error(exc))
+    return redirect("battles:session", session_id=session_id)
+
+
+@require_POST
+@login_required
+def session_step_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    def write(session: BattleSession, actor: Any) -> None:
+        session_step(
+            session_id=session.pk, actor=actor, expected=_expected(request), step=_posted_step(request)
+        )
+
+    return _write(request, session_id, write)
+
+
+@require_POST
+@login_required
+def session_undo_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Take back the last step (one's own); ``ask`` asks the other player to take back older ones,
+    ``agree`` agrees to what they asked."""
+    how = request.POST.get("how", "")
+
+    def write(session: BattleSession, actor: Any) -> None:
+        expected = _expected(request)
+        if how == "agree":
+            session_undo_agree(session_id=session.pk, actor=actor, expected=expected)
+        elif how == "ask":
+            session_undo_ask(session_id=session.pk, actor=actor, expected=expected, to=max(expected - 2, 0))
+        else:
+            session_undo(session_id=session.pk, actor=actor, expected=expected)
+
+    return _write(request, session_id, write)
+
+
+@require_POST
+@login_required
+def session_abandon_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Stop playing: the battle stays scheduled, to be reported by hand (the session keeps its replay)."""
+
+    def write(session: BattleSession, actor: Any) -> None:
+        session_abandon(session_id=session.pk, actor=actor)
+
+    return _write(request, session_id, write)
+
+
+@require_POST
+def session_odds_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The exact odds of the attack the form describes, before its roll (a fragment for the form)."""
+    session = _session_or_404(request, session_id)
+    try:
+        step = _posted_step(request)
+        step.pop("faces", None)
+        odds = session_odds(session=session, step=step)
+    except DomainError as exc:
+        return render(request, "battles/_session_odds.html", {"refusal": describe_error(exc)})
+    damage = odds.get("damage") or {}
+    models = odds.get("models_removed") or {}
+    return render(
+        request,
+        "battles/_session_odds.html",
+        {
+            "destroyed": round(100 * float(odds.get("p_destroyed", 0)), 1),
+            "damage": round(float(damage.get("expected", 0)), 2),
+            "models": round(float(models.get("expected", 0)), 2),
+        },
+    )
+
+
+@require_POST
+@login_required
+def session_start_view(request: HtmxHttpRequest, pk: int, battle_id: int) -> HttpResponse:
+    """Start (or find) the session of a scheduled campaign battle, from the battle's page."""
+    _campaign, battle = battle_in_campaign(request, pk, battle_id)
+    if not can_start_session(request.user, battle):
+        raise PermissionDenied("only the battle's players and the campaign's organisers start its session")
+    try:
+        session, _ = session_start(battle=battle, actor=acting_user(request))
+    except DomainError as exc:
+        return render(
+            request, "battles/session_join.html", {"refusal": describe_error(exc), "code_length": JOIN_CODE_LENGTH},
+            status=409 if exc.code.startswith("session-") else 400,
+        )  # fmt: skip
+    return redirect("battles:session", session_id=session.pk)
