@@ -154,7 +154,9 @@ def _unit_words(unit: dict[str, Any], rtz: bool) -> dict[str, Any]:
         "ammo_left": ammo,
         "off_table": unit["eliminated"],
         "fortification": str(unit["fortification"]).replace("_", " "),
-        "critical_hits": [str(hit).replace("_", " ") for hit in unit["critical_hits"]],
+        # The engine's sentences (each critical hit and what it does now); older states only name them.
+        "critical_hits": unit.get("critical_effects")
+        or [str(hit).replace("_", " ") for hit in unit["critical_hits"]],
     }
 
 

@@ -35,6 +35,7 @@ class WeaponPlan:
     dice: int
     hit_faces: FaceSet
     reroll_misses: bool
+    reroll_hits: bool  # the attacker's targeting system is damaged (a critical hit)
     chain: bool
     stages: tuple[SaveStage, ...]
     damage: int
@@ -44,9 +45,11 @@ class WeaponPlan:
 
     @cached_property
     def first_hit(self) -> Fraction:
-        """Chance that one die of the first roll ends up a hit, re-roll of a miss included."""
+        """Chance that one die of the first roll ends up a hit, forced re-roll of a hit and re-roll of a
+        miss included (a die is re-rolled once at most)."""
         p = DUST_DIE.probability(self.hit_faces)
-        return p + (1 - p) * p if self.reroll_misses else p
+        kept = p * p if self.reroll_hits else p
+        return kept + (1 - p) * p if self.reroll_misses else kept
 
     @cached_property
     def unsaved(self) -> Fraction:
@@ -104,6 +107,9 @@ def _weapon_plan(index: int, weapon: Weapon, request: AttackRequest, ruleset: Ru
         resilient = resilient_dice(damage, automatic_kill=cell.automatic_kill, ruleset=ruleset)
     attacker = request.attacker
     stay_down = attacker is not None and attacker.has(Skill.AND_STAY_DOWN) and not weapon.close_combat
+    # Seed 004, Critical hits: a damaged targeting system re-rolls every hit of the first roll and never
+    # re-rolls the misses of a sustained attack.
+    blind = attacker is not None and CriticalHit.TARGETING_SYSTEM_DAMAGED in attacker.critical_hits
     return WeaponPlan(
         index=index,
         tag=f"weapons[{index}]",
@@ -112,7 +118,8 @@ def _weapon_plan(index: int, weapon: Weapon, request: AttackRequest, ruleset: Ru
         close_combat=weapon.close_combat,
         dice=dice_count(weapon, cell, target),
         hit_faces=_hit_faces(weapon, request, sustained),
-        reroll_misses=sustained or _lone_wire_guided(weapon, request),
+        reroll_misses=(sustained and not blind) or _lone_wire_guided(weapon, request),
+        reroll_hits=blind,
         chain=weapon.chains,
         stages=save_stages(
             kind=weapon.kind,

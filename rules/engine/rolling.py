@@ -74,6 +74,8 @@ def roll_hits(weapon: WeaponPlan, roller: DiceRoller) -> int:
     faces = weapon.hit_faces
     hits = roller.count(weapon.dice, f"{weapon.tag} hit", faces)
     misses = weapon.dice - hits
+    if weapon.reroll_hits and hits:
+        hits = roller.count(hits, f"{weapon.tag} forced re-roll of a hit (targeting system damaged)", faces)
     if weapon.reroll_misses and misses:
         hits += roller.count(misses, f"{weapon.tag} re-roll of a miss", faces)
     if weapon.chain:

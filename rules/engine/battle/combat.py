@@ -30,12 +30,14 @@ from rules.engine.targets import (
     SUPPRESSION_IMMUNE,
     AircraftMove,
     Conditions,
+    CriticalHit,
     Fortification,
     Height,
     Target,
 )
 from rules.engine.weapons import Weapon
 
+from . import criticals
 from .errors import StepRefused
 from .rolls import reword
 from .setup import BattleSetup, other
@@ -138,6 +140,7 @@ def build_request(
         picked = available[use.index]
         if picked in chosen:
             raise StepRefused("weapon-repeated", f"{picked.weapon.name} is named twice in one attack.")
+        criticals.check_weapon(setup, state, picked.owner, picked.index, picked.weapon.name)
         found = status(setup, state, picked.owner)
         weapons.append(
             evolve(
@@ -234,8 +237,10 @@ def take(
         changes["critical_hits"] = found.critical_hits | {result.critical_hit}
     if changes:
         state = with_unit(setup, state, unit_id, **changes)
+    if result.critical_hit is CriticalHit.IMMOBILIZED and is_aircraft(setup, unit_id):
+        state = eliminate(setup, state, unit_id, by=by)  # seed 004: an immobilised aircraft is destroyed
     effect = result.suppression
-    if found.in_play and effect.hit and not effect.immune:
+    if status(setup, state, unit_id).in_play and effect.hit and not effect.immune:
         state = suppress(setup, state, unit_id, roller, automatic=effect.automatic)
     return state
 
@@ -467,7 +472,10 @@ def _told(setup: BattleSetup, attacker: str, target: str, result: AttackResult, 
         outcome = f"{victim} took no damage"
     owner = f"{name}'" if _plural(name) else f"{name}'s"
     hits = f"{result.hits} hit{'s' * (result.hits != 1)}"
-    return f"{owner} {what}: {hits}, {result.unsaved} unsaved; {outcome}."
+    told = f"{owner} {what}: {hits}, {result.unsaved} unsaved; {outcome}."
+    if result.critical_hit is not None:
+        told += f" Critical hit on {victim}: {criticals.WORDS[result.critical_hit]}."
+    return told
 
 
 def _plural(name: str) -> bool:

@@ -34,6 +34,8 @@ CODES = (
     "pilot-not-a-target",
     "weapon-unknown",
     "weapon-repeated",
+    "weapon-destroyed",
+    "unit-immobilized",
     "close-combat-suppressed",
     "close-combat-in-reaction",
     "attack-invalid",

@@ -21,7 +21,7 @@ from rules.engine.state import UnitKind
 from rules.engine.suppression import RallyKind, needs_rally, restrictions
 from rules.engine.weapons import WeaponTrait
 
-from . import combat
+from . import combat, criticals
 from .errors import StepRefused
 from .flow import reaction_window
 from .setup import SIDES, BattleSetup, other
@@ -67,6 +67,7 @@ _HELD_PLANS = (
     (Action.NOTHING, Action.NOTHING),
 )
 _AIRCRAFT_PLANS = ((Action.MOVE, Action.ATTACK), (Action.MARCH,))
+_MOVES = frozenset({Action.MOVE, Action.MARCH})
 _HELD_AIRCRAFT_PLANS = ((Action.NOTHING, Action.MOVE),)
 
 
@@ -126,6 +127,8 @@ def _activations(setup: BattleSetup, state: BattleState, side: str) -> list[Step
         )
         for plan in plans:
             if markers.stunned and set(plan) & {Action.ATTACK, Action.SUSTAINED}:
+                continue
+            if set(plan) & _MOVES and not criticals.may_move(setup, state, lead):
                 continue
             found.append(Activate(by=side, unit=lead, actions=plan))
     for unit_id in returnable(setup, state, side):
@@ -192,6 +195,7 @@ def _attacks(setup: BattleSetup, state: BattleState, side: str, lead: str, *, re
                 and picked.weapon.count > 0
                 and picked.weapon.line.cell(unit.unit_class, unit.armour) is not None
                 and _armed(setup, state, picked)
+                and picked.index not in criticals.destroyed_lines(setup, state, picked.owner)
             )
             if uses and _acceptable(setup, state, lead, target, uses, sustained):
                 found.append(Attack(by=side, unit=lead, target=target, weapons=uses))

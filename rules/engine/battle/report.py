@@ -7,6 +7,7 @@ from typing import Any
 from rules.engine.damage import models_left
 from rules.engine.suppression import rank
 
+from . import criticals
 from .setup import SIDES, BattleSetup
 from .state import BattleState, PendingAllocation, PendingEscape, Phase, UnitStatus
 
@@ -126,6 +127,7 @@ def _unit(setup: BattleSetup, state: BattleState, unit_id: str, found: UnitStatu
         "joined_to": None if found.detached else unit.joined_to,
         "pilot_of": None if found.detached else unit.pilot_of,
         "critical_hits": sorted(hit.value for hit in found.critical_hits),
+        "critical_effects": criticals.effects(setup, state, unit_id),
         "fortification": unit.fortification.value,
         "hero": unit.hero,
         "ap": unit.ap,

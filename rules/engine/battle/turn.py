@@ -23,7 +23,7 @@ from rules.engine.state import UnitKind, new_turn
 from rules.engine.suppression import start_activation
 from rules.engine.victory import SideReport, judge_battle
 
-from . import combat
+from . import combat, criticals
 from .errors import StepRefused
 from .flow import (
     be,
@@ -231,6 +231,7 @@ def activate(
     else:
         in_play(setup, state, step.unit)
         lead = leader(setup, state, step.unit)
+        criticals.check_moves(setup, state, lead, step.actions)
         lead_status = status(setup, state, lead)
         if lead_status.markers.activated:
             name = setup.unit(lead).name
@@ -266,7 +267,21 @@ def activate(
     )
     declared = ", ".join(action.value for action in step.actions)
     came = " came back from reserve and" if returning else ""
-    return evolve(state, activation=activation), f"{name}{came} activated: {declared}."
+    state, burned = _burn(setup, evolve(state, activation=activation), lead)
+    return state, f"{name}{came} activated: {declared}.{burned}"
+
+
+def _burn(setup: BattleSetup, state: BattleState, lead: str) -> tuple[BattleState, str]:
+    """Seed 004, Critical hits, on fire: the vehicle loses a damage point each time it activates
+    (no die, no Damage Resilient); burned out, its activation ends at once."""
+    if not criticals.on_fire(setup, state, lead):
+        return state, ""
+    unit = setup.unit(lead)
+    left = status(setup, state, lead).remaining - criticals.ON_FIRE_DAMAGE
+    state = combat.hurt(setup, state, lead, left, stunned=False, by=other(unit.side))
+    if status(setup, state, lead).eliminated:
+        return state, f" {unit.name} burned out: eliminated by the fire."
+    return state, f" {unit.name} {be(unit.name)} on fire and lost {criticals.ON_FIRE_DAMAGE} damage point."
 
 
 def _whole(setup: BattleSetup, unit_id: str) -> dict[str, object]:

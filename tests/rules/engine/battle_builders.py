@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from rules.engine.battle import (
+    Action,
+    Activate,
+    Attack,
     BattleSetup,
     BattleState,
+    ChooseFirst,
+    Initiative,
     Step,
+    WeaponUse,
     apply,
     initial_state,
     legal_steps,
+    replay,
     setup_from_dict,
     step_from_dict,
     with_seed,
 )
+from rules.engine.battle.state import status
+from rules.engine.dice import Face
+from rules.engine.targets import CriticalHit
 
 RIFLES = {"name": "Rifles", "line": {"infantry": "1/1", "vehicle": "-"}, "count": 5}
 MG = {"name": "Machine gun", "line": {"infantry": "3/1", "vehicle": ["1/1", "1/1", "-", "-", "-", "-", "-"]}}
@@ -140,6 +151,40 @@ def random_battle(
         steps.append(step)
         states.append(state)
     return steps, states
+
+
+AT_RIFLES = {
+    "name": "Anti-tank rifles",
+    "line": {"infantry": "1/1", "vehicle": "3/1", "aircraft": "3/1"},
+    "count": 3,
+}
+
+
+def vehicle_hunted(target: dict[str, Any]) -> BattleSetup:
+    return setup_from_dict(
+        battle([squad("a1", "Tank Hunters", models=3, weapons=[AT_RIFLES])], [target], turn_limit=6)
+    )
+
+
+def struck(
+    setup: BattleSetup, hit: CriticalHit, wanted: Callable[[BattleState], bool] = lambda state: True
+) -> BattleState:
+    """The Tank Hunters' sustained attack that left ``hit`` on d1 (the first seed that does): the
+    defender acts next."""
+    opening = replay(
+        setup,
+        [
+            Initiative(by="attacker", attacker_faces=(Face.BLOC,) * 3, defender_faces=(Face.SHIELD,) * 3),
+            ChooseFirst(by="attacker", first="attacker"),
+            Activate(by="attacker", unit="a1", actions=(Action.SUSTAINED,)),
+        ],
+    )
+    for seed in range(2000):
+        fire = Attack(by="attacker", unit="a1", target="d1", weapons=(WeaponUse(0),), seed=seed)
+        after = apply(setup, opening, fire)
+        if hit in status(setup, after, "d1").critical_hits and wanted(after):
+            return after
+    raise AssertionError("no seed under 2000 gives it")
 
 
 def setup_of(data: dict[str, Any]) -> BattleSetup:

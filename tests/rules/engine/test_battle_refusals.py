@@ -36,8 +36,9 @@ from rules.engine.battle import (
 from rules.engine.battle.state import status
 from rules.engine.dice import Face
 from rules.engine.state import RtzLevel
+from rules.engine.targets import CriticalHit
 
-from .battle_builders import CLAWS, PISTOL, ROCKETS, battle, hero, squad, walker
+from .battle_builders import CLAWS, PISTOL, ROCKETS, battle, hero, squad, struck, vehicle_hunted, walker
 
 B, T, S = Face.BLOC, Face.TARGET, Face.SHIELD
 FLAK = {"name": "Flak", "line": {"infantry": "8/AK", "vehicle": "8/AK", "aircraft": "8/AK"}}
@@ -228,6 +229,15 @@ def _too_late() -> tuple[BattleSetup, BattleState, Step]:
     return setup, state, PlaceInReserve(by="defender", unit="d1")
 
 
+def _pounder() -> BattleSetup:
+    return vehicle_hunted(walker("d1", "Pounder", damage=12, weapons=[FLAK, PISTOL]))
+
+
+def _pounder_attacks(setup: BattleSetup, hit: CriticalHit) -> BattleState:
+    """The walker took ``hit`` and now activates to attack."""
+    return apply(setup, struck(setup, hit), act("d1", Action.NOTHING, Action.ATTACK, side="defender", seed=1))
+
+
 CASES: dict[str, Case] = {
     "battle-over": _basic(Pass(by="attacker"), Concede(by="defender")),
     "wrong-phase": _fresh(act("a1", Action.MOVE)),
@@ -281,6 +291,14 @@ CASES: dict[str, Case] = {
         fire("d2"),
     ),
     "weapon-unknown": _basic(fire("d1", weapons=(WeaponUse(5),)), act("a1", Action.SUSTAINED)),
+    "weapon-destroyed": _with(
+        lambda: (lambda s: (s, _pounder_attacks(s, CriticalHit.MAIN_WEAPON_DESTROYED)))(_pounder()),
+        Attack(by="defender", unit="d1", target="a1", weapons=(WeaponUse(0),), seed=1),
+    ),
+    "unit-immobilized": _with(
+        lambda: (lambda s: (s, struck(s, CriticalHit.IMMOBILIZED)))(_pounder()),
+        act("d1", Action.MOVE, side="defender", seed=1),
+    ),
     "weapon-repeated": _basic(fire("d1", weapons=(WeaponUse(0), WeaponUse(0))), act("a1", Action.SUSTAINED)),
     "close-combat-suppressed": _with(
         suppressed_rangers, Attack(by="defender", unit="d1", target="a1", weapons=(WeaponUse(0),), seed=1)
