@@ -436,7 +436,9 @@ class ValidateListApi(APIView):
         body = request.data if isinstance(request.data, dict) else {}
         document = body.get("list", body)
         bloc = body.get("bloc") if "list" in body else None
-        if bloc is not None and bloc not in {choice for choice, _name in BLOC_CHOICES}:
+        if bloc is not None and (
+            not isinstance(bloc, str) or bloc not in {choice for choice, _n in BLOC_CHOICES}
+        ):
             raise ValidationError({"bloc": [f"must be one of {', '.join(c for c, _n in BLOC_CHOICES)}"]})
         catalogue_id = body.get("catalogue")
         if catalogue_id is not None and (

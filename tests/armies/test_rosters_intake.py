@@ -279,3 +279,13 @@ def test_the_export_endpoint_refuses_an_anonymous_caller(api_client, player, rea
 
     assert response.status_code in (401, 403)
     assert not response.content.startswith(b"PK")
+
+
+@pytest.mark.parametrize("bloc", [{}, [], 7, "Atlantis"])
+def test_the_validate_endpoint_refuses_a_bloc_that_is_not_one_with_a_400(api_client, real_catalogue, bloc):
+    xml = roster_xml([("Main Bloc", "Mercenaries", [pick("Mercenaries", "Emma")])]).decode()
+
+    response = api_client.post("/api/army-lists/validate/", {"list": xml, "bloc": bloc}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "bloc"
