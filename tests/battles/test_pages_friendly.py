@@ -1,6 +1,8 @@
 """A friendly game's pages: start one from two lists (one phone for both sides) or from one list and let the
 opponent join by the code with theirs; only its two accounts see it."""
 
+# ruff: noqa: F401, F811 (the players fixture is imported from the services' tests, and named as an argument)
+
 from __future__ import annotations
 
 import re
@@ -11,26 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.sessions.models import BattleSession
-from tests.battles.conftest import ALLIED_UNITS, AXIS_UNITS
-from tests.battles.test_session_friendly import army
-from tests.factories import UserFactory
+from tests.battles.test_session_friendly import players
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def players(demo_catalogue: Any) -> dict[str, Any]:
-    anna, boris, vera = (
-        UserFactory(username="anna"),
-        UserFactory(username="boris"),
-        UserFactory(username="vera"),
-    )
-    return {
-        "anna": anna, "boris": boris, "vera": vera,
-        "anna_list": army(anna, demo_catalogue, AXIS_UNITS, "Axis"),
-        "anna_second": army(anna, demo_catalogue, ALLIED_UNITS, "Allies"),
-        "boris_list": army(boris, demo_catalogue, ALLIED_UNITS, "Allies"),
-    }  # fmt: skip
 
 
 def browser(user: Any | None) -> Client:
