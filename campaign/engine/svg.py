@@ -20,15 +20,15 @@ arguments (same input, same bytes).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
-from xml.sax.saxutils import escape
+from functools import lru_cache
 
 from armies.blocs import Bloc
 from campaign.engine.geometry import Point, Polygon, shared_border, shared_edges, voronoi_cells
 from campaign.engine.map import Fortification, MapState, SectorSpec, SectorState, ZverogradMap
+from campaign.engine.svg_marks import fortification_marker, legend, legend_height, star
+from campaign.engine.svg_text import INK, PAPER, holder_label, num, points_attr, xml_attr, xml_text
 
 # Okabe & Ito's palette, chosen to stay apart for the common colour-vision
 # deficiencies; light enough that dark labels keep a contrast above 4.5:1.
@@ -38,8 +38,6 @@ DEFAULT_COLOURS: Mapping[str | None, str] = {
     Bloc.SSU.value: "#CC79A7",
     None: "#D9D9D9",
 }
-INK = "#1B1B1B"
-PAPER = "#FFFFFF"
 # Sizes of the sector labels, in thousandths of the map's larger side: read at
 # 11-12 px when the map is drawn 40rem wide.
 NAME_SIZE = 18
@@ -47,8 +45,6 @@ HOLDER_SIZE = 14
 # Shorter shared borders (in thousandths of the map's larger side) are corners
 # where cells merely meet, not a front.
 MIN_BORDER = 10.0
-
-_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 @dataclass(frozen=True)
@@ -64,29 +60,6 @@ class MapBattle:
     attacker_bloc: Bloc
     defender: str
     defender_bloc: Bloc
-
-
-def _text(value: object) -> str:
-    """Text content, escaped; characters XML cannot carry at all become U+FFFD."""
-    return escape(_NOT_XML.sub("\ufffd", str(value)))
-
-
-def _attr(value: object) -> str:
-    """An attribute value for double quotes, escaped likewise."""
-    return escape(_NOT_XML.sub("\ufffd", str(value)), {'"': "&quot;", "\n": "&#10;", "\t": "&#9;"})
-
-
-def _num(value: float) -> str:
-    text = f"{round(value, 1) + 0.0:.1f}"
-    return text.removesuffix(".0")
-
-
-def _points(polygon: Polygon) -> str:
-    return " ".join(f"{_num(x)},{_num(y)}" for x, y in polygon)
-
-
-def holder_label(owner: Bloc | None) -> str:
-    return "neutral" if owner is None else owner.value
 
 
 @dataclass(frozen=True)
@@ -164,17 +137,17 @@ def map_layers(
         at_stake.setdefault(battle.sector, []).append(battle)
     palette = {**DEFAULT_COLOURS, **(colours or {})}
     scale = max(zmap.width, zmap.height) / 1000
-    legend_height = _legend_height(zmap, scale, 8 if at_stake else 7)
+    below = legend_height(zmap, scale, 8 if at_stake else 7)
     layout = _layout(zmap)
     cells = layout.cells
     heading = title or zmap.name
     head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {zmap.width} {_num(zmap.height + legend_height)}"'
-        f' width="100%" role="group" aria-labelledby="{_attr(id_prefix)}-title"'
-        f' aria-describedby="{_attr(id_prefix)}-desc" class="zverograd-map"'
-        f' font-family="sans-serif" font-size="{_num(15 * scale)}">',
-        f'<title id="{_attr(id_prefix)}-title">{_text(heading)}</title>',
-        f'<desc id="{_attr(id_prefix)}-desc">{_text(_summary(zmap, state, at_stake))}</desc>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {zmap.width} {num(zmap.height + below)}"'
+        f' width="100%" role="group" aria-labelledby="{xml_attr(id_prefix)}-title"'
+        f' aria-describedby="{xml_attr(id_prefix)}-desc" class="zverograd-map"'
+        f' font-family="sans-serif" font-size="{num(15 * scale)}">',
+        f'<title id="{xml_attr(id_prefix)}-title">{xml_text(heading)}</title>',
+        f'<desc id="{xml_attr(id_prefix)}-desc">{xml_text(_summary(zmap, state, at_stake))}</desc>',
         f'<rect class="background" x="0" y="0" width="{zmap.width}" height="{zmap.height}" fill="{PAPER}"/>',
         '<g class="sectors">',
     )
@@ -187,8 +160,8 @@ def map_layers(
             )
     # Drawn over every cell: the neighbours' own borders would hide half of it.
     outlines = tuple(
-        f'<polygon class="highlight-outline" points="{_points(cell)}"'
-        f' fill="none" stroke="{INK}" stroke-width="{_num(5 * scale)}" stroke-linejoin="round"'
+        f'<polygon class="highlight-outline" points="{points_attr(cell)}"'
+        f' fill="none" stroke="{INK}" stroke-width="{num(5 * scale)}" stroke-linejoin="round"'
         ' pointer-events="none" aria-hidden="true"/>'
         for cell in cells
     )
@@ -196,7 +169,7 @@ def map_layers(
     if at_stake:
         tail.append(_battles(zmap, state, cells, at_stake, palette, scale))
     tail.append(_labels(zmap, state, scale))
-    tail.append(_legend(zmap, state, palette, scale, with_battles=bool(at_stake)))
+    tail.append(legend(zmap, state, palette, scale, with_battles=bool(at_stake)))
     tail.append("</svg>")
     return MapLayers(zmap.keys, head, tuple(drawn[False]), tuple(drawn[True]), outlines, tuple(tail))
 
@@ -240,17 +213,17 @@ def _sector(
 ) -> str:
     owner = None if now.owner is None else now.owner.value
     classes = "sector highlight" if highlighted else "sector"
-    extra = f' data-headquarters="{_attr(sector.headquarters_of.value)}"' if sector.headquarters_of else ""
+    extra = f' data-headquarters="{xml_attr(sector.headquarters_of.value)}"' if sector.headquarters_of else ""
     current = ' aria-current="true"' if highlighted else ""
     if battles:
         extra += ' data-at-stake="true"'
-    stroke = f'stroke="{INK}" stroke-width="{_num(1.5 * scale)}"'
+    stroke = f'stroke="{INK}" stroke-width="{num(1.5 * scale)}"'
     return (
-        f'<a href="{_attr(href)}" class="{classes}" data-sector="{_attr(sector.key)}"'
-        f' data-owner="{_attr(holder_label(now.owner))}" data-fortification="{_attr(now.fortification.value)}"'
-        f' data-terrain="{_attr(now.terrain.value)}" data-value="{now.value}"{extra}{current}>'
-        f"<title>{_text(_sector_title(sector, now, battles))}</title>"
-        f'<polygon points="{_points(cell)}" fill="{_attr(palette[owner])}" {stroke} stroke-linejoin="round"/>'
+        f'<a href="{xml_attr(href)}" class="{classes}" data-sector="{xml_attr(sector.key)}"'
+        f' data-owner="{xml_attr(holder_label(now.owner))}" data-fortification="{xml_attr(now.fortification.value)}"'
+        f' data-terrain="{xml_attr(now.terrain.value)}" data-value="{now.value}"{extra}{current}>'
+        f"<title>{xml_text(_sector_title(sector, now, battles))}</title>"
+        f'<polygon points="{points_attr(cell)}" fill="{xml_attr(palette[owner])}" {stroke} stroke-linejoin="round"/>'
         "</a>"
     )
 
@@ -281,15 +254,15 @@ def _borders(zmap: ZverogradMap, sites: Sequence[Point], cells: tuple[Polygon, .
             if neighbours and border < MIN_BORDER * scale:
                 (x1, y1), (x2, y2) = sites[first], sites[second]
                 parts.append(
-                    f'<line class="link" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}"'
-                    f' stroke="{INK}" stroke-width="{_num(2 * scale)}" stroke-dasharray="{_num(8 * scale)}"/>'
+                    f'<line class="link" x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}"'
+                    f' stroke="{INK}" stroke-width="{num(2 * scale)}" stroke-dasharray="{num(8 * scale)}"/>'
                 )
             elif not neighbours and border >= MIN_BORDER * scale:
                 for start, end in shared_edges(cells[first], sites[first], sites[second]):
                     parts.append(
-                        f'<line class="barrier" x1="{_num(start[0])}" y1="{_num(start[1])}"'
-                        f' x2="{_num(end[0])}" y2="{_num(end[1])}" stroke="{INK}"'
-                        f' stroke-width="{_num(6 * scale)}" stroke-linecap="round"/>'
+                        f'<line class="barrier" x1="{num(start[0])}" y1="{num(start[1])}"'
+                        f' x2="{num(end[0])}" y2="{num(end[1])}" stroke="{INK}"'
+                        f' stroke-width="{num(6 * scale)}" stroke-linecap="round"/>'
                     )
     parts.append("</g>")
     return "\n".join(parts)
@@ -307,7 +280,7 @@ def _label_lines(name: str) -> list[str]:
 def _labels(zmap: ZverogradMap, state: MapState, scale: float) -> str:
     # Labels sit above every cell and its borders, and let clicks through to the link below.
     parts = ['<g class="labels" pointer-events="none" aria-hidden="true">']
-    halo = f'stroke="{PAPER}" stroke-width="{_num(4 * scale)}" paint-order="stroke" stroke-linejoin="round"'
+    halo = f'stroke="{PAPER}" stroke-width="{num(4 * scale)}" paint-order="stroke" stroke-linejoin="round"'
     for sector in zmap.sectors:
         now = state[sector.key]
         lines = _label_lines(sector.name)
@@ -321,125 +294,29 @@ def _labels(zmap: ZverogradMap, state: MapState, scale: float) -> str:
         y = min(max(float(sector.y), block / 2 + 38 * scale), zmap.height - block / 2 - 30 * scale)
         top = y - block / 2
         tspans = "".join(
-            f'<tspan x="{_num(x)}" y="{_num(top + index * line_height)}">{_text(line)}</tspan>'
+            f'<tspan x="{num(x)}" y="{num(top + index * line_height)}">{xml_text(line)}</tspan>'
             for index, line in enumerate(lines)
         )
         parts.append(
             f'<text class="sector-name" text-anchor="middle" dominant-baseline="middle" font-weight="bold"'
-            f' font-size="{_num(NAME_SIZE * scale)}" fill="{INK}" {halo}>{tspans}</text>'
+            f' font-size="{num(NAME_SIZE * scale)}" fill="{INK}" {halo}>{tspans}</text>'
         )
         below = top + (len(lines) - 1) * line_height + (NAME_SIZE + 2) * scale
         parts.append(
-            f'<text class="sector-holder" x="{_num(x)}" y="{_num(below)}" text-anchor="middle"'
-            f' dominant-baseline="middle" font-size="{_num(HOLDER_SIZE * scale)}" fill="{INK}" {halo}>'
-            f"{_text(holder_label(now.owner))}</text>"
+            f'<text class="sector-holder" x="{num(x)}" y="{num(below)}" text-anchor="middle"'
+            f' dominant-baseline="middle" font-size="{num(HOLDER_SIZE * scale)}" fill="{INK}" {halo}>'
+            f"{xml_text(holder_label(now.owner))}</text>"
         )
         above = top - 24 * scale
         if sector.headquarters_of is not None:
             parts.append(
-                _star(x - (12 * scale if now.fortification is not Fortification.NONE else 0), above, scale)
+                star(x - (12 * scale if now.fortification is not Fortification.NONE else 0), above, scale)
             )
         if now.fortification is not Fortification.NONE:
             shift = 12 * scale if sector.headquarters_of is not None else 0
-            parts.append(_fortification_marker(now.fortification, x + shift, above, scale))
+            parts.append(fortification_marker(now.fortification, x + shift, above, scale))
     parts.append("</g>")
     return "\n".join(parts)
-
-
-def _star(x: float, y: float, scale: float, css: str = "hq-marker") -> str:
-    """A five-pointed star: a headquarters."""
-    points: list[Point] = []
-    for index in range(10):
-        radius = (10 if index % 2 == 0 else 4.2) * scale
-        angle = -math.pi / 2 + index * math.pi / 5
-        points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
-    return (
-        f'<polygon class="{css}" points="{_points(tuple(points))}" fill="{INK}" stroke="{PAPER}"'
-        f' stroke-width="{_num(1.5 * scale)}"/>'
-    )
-
-
-def _fortification_marker(
-    kind: Fortification, x: float, y: float, scale: float, css: str = "fortification-marker"
-) -> str:
-    size = 8 * scale
-    common = f'class="{css}" data-kind="{kind.value}" stroke="{INK}" stroke-width="{_num(2 * scale)}"'
-    if kind is Fortification.STRONGPOINT:
-        # A hollow square: light works.
-        return (
-            f'<rect {common} x="{_num(x - size)}" y="{_num(y - size)}" width="{_num(2 * size)}"'
-            f' height="{_num(2 * size)}" fill="{PAPER}"/>'
-        )
-    # A filled dome on a base line: a bunker.
-    return (
-        f'<path {common} fill="{INK}" d="M {_num(x - size)} {_num(y + size / 2)}'
-        f' A {_num(size)} {_num(size)} 0 0 1 {_num(x + size)} {_num(y + size / 2)} Z"/>'
-    )
-
-
-_LEGEND_ITEM = 135  # width of one legend entry, in thousandths of the map's larger side
-_LEGEND_ROW = 30
-
-
-def _legend_columns(zmap: ZverogradMap, scale: float) -> int:
-    return max(1, int((zmap.width - 14 * scale) // (_LEGEND_ITEM * scale)))
-
-
-def _legend_height(zmap: ZverogradMap, scale: float, entries: int) -> float:
-    rows = -(-entries // _legend_columns(zmap, scale))
-    return (rows * _LEGEND_ROW + 20) * scale
-
-
-def _swatch(x: float, y: float, *, scale: float, owner: Bloc | None, colour: str) -> str:
-    size = 20 * scale
-    return (
-        f'<rect class="legend-swatch" data-owner="{_attr(holder_label(owner))}" x="{_num(x - size / 2)}"'
-        f' y="{_num(y - size / 2)}" width="{_num(size)}" height="{_num(size)}" fill="{_attr(colour)}"'
-        f' stroke="{INK}"/>'
-    )
-
-
-def _legend(
-    zmap: ZverogradMap,
-    state: MapState,
-    palette: Mapping[str | None, str],
-    scale: float,
-    *,
-    with_battles: bool = False,
-) -> str:
-    entries: list[tuple[Callable[[float, float], str], str]] = []
-    for owner in (*Bloc, None):
-        held = sum(1 for key in zmap.keys if state[key].owner == owner)
-        colour = palette[None if owner is None else owner.value]
-        label = f"{'Neutral' if owner is None else owner.value} ({held})"
-        entries.append((partial(_swatch, scale=scale, owner=owner, colour=colour), label))
-    entries.append((partial(_star, scale=scale, css="legend-hq"), "Headquarters"))
-    for kind in (Fortification.STRONGPOINT, Fortification.BUNKER):
-        marker = partial(_fortification_marker, kind, scale=scale, css="legend-fortification")
-        entries.append((marker, kind.value.capitalize()))
-    if with_battles:
-        entries.append((partial(_stake_swatch, scale=scale), "At stake"))
-    columns = _legend_columns(zmap, scale)
-    parts = [f'<g class="legend" transform="translate(0 {_num(zmap.height + 10 * scale)})">']
-    for index, (draw, label) in enumerate(entries):
-        left = (14 + (index % columns) * _LEGEND_ITEM) * scale
-        middle = (index // columns * _LEGEND_ROW + 16) * scale
-        parts.append(
-            f"{draw(left + 10 * scale, middle)}"
-            f'<text x="{_num(left + 26 * scale)}" y="{_num(middle)}" dominant-baseline="middle"'
-            f' fill="{INK}">{_text(label)}</text>'
-        )
-    parts.append("</g>")
-    return "\n".join(parts)
-
-
-def _stake_swatch(x: float, y: float, *, scale: float) -> str:
-    size = 20 * scale
-    return (
-        f'<rect class="legend-at-stake" x="{_num(x - size / 2)}" y="{_num(y - size / 2)}" width="{_num(size)}"'
-        f' height="{_num(size)}" fill="{PAPER}" stroke="{INK}" stroke-width="{_num(3 * scale)}"'
-        f' stroke-dasharray="{_num(5 * scale)} {_num(3 * scale)}"/>'
-    )
 
 
 def _battles(
@@ -457,8 +334,8 @@ def _battles(
             continue
         index = zmap.keys.index(key)
         parts.append(
-            f'<polygon class="at-stake" data-sector="{_attr(key)}" points="{_points(cells[index])}" fill="none"'
-            f' stroke="{INK}" stroke-width="{_num(6 * scale)}" stroke-dasharray="{_num(14 * scale)} {_num(8 * scale)}"'
+            f'<polygon class="at-stake" data-sector="{xml_attr(key)}" points="{points_attr(cells[index])}" fill="none"'
+            f' stroke="{INK}" stroke-width="{num(6 * scale)}" stroke-dasharray="{num(14 * scale)} {num(8 * scale)}"'
             ' stroke-linejoin="round"/>'
         )
         target = zmap.sector(key)
@@ -498,13 +375,13 @@ def _arrow(source: SectorSpec, target: SectorSpec, colour: str, bloc: Bloc, scal
         (base[0] - wing[0], base[1] - wing[1]),
     )
     return (
-        f'<g class="attack-arrow" data-from="{_attr(source.key)}" data-to="{_attr(target.key)}"'
-        f' data-bloc="{_attr(bloc.value)}">'
-        f'<line x1="{_num(start[0])}" y1="{_num(start[1])}" x2="{_num(base[0])}" y2="{_num(base[1])}"'
-        f' stroke="{INK}" stroke-width="{_num(9 * scale)}" stroke-linecap="round"/>'
-        f'<line x1="{_num(start[0])}" y1="{_num(start[1])}" x2="{_num(base[0])}" y2="{_num(base[1])}"'
-        f' stroke="{_attr(colour)}" stroke-width="{_num(5 * scale)}" stroke-linecap="round"/>'
-        f'<polygon points="{_points(head_points)}" fill="{_attr(colour)}" stroke="{INK}"'
-        f' stroke-width="{_num(1.5 * scale)}" stroke-linejoin="round"/>'
+        f'<g class="attack-arrow" data-from="{xml_attr(source.key)}" data-to="{xml_attr(target.key)}"'
+        f' data-bloc="{xml_attr(bloc.value)}">'
+        f'<line x1="{num(start[0])}" y1="{num(start[1])}" x2="{num(base[0])}" y2="{num(base[1])}"'
+        f' stroke="{INK}" stroke-width="{num(9 * scale)}" stroke-linecap="round"/>'
+        f'<line x1="{num(start[0])}" y1="{num(start[1])}" x2="{num(base[0])}" y2="{num(base[1])}"'
+        f' stroke="{xml_attr(colour)}" stroke-width="{num(5 * scale)}" stroke-linecap="round"/>'
+        f'<polygon points="{points_attr(head_points)}" fill="{xml_attr(colour)}" stroke="{INK}"'
+        f' stroke-width="{num(1.5 * scale)}" stroke-linejoin="round"/>'
         "</g>"
     )

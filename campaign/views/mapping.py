@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from campaign.battle_terms import battle_mission
-from campaign.engine.svg import holder_label
+from campaign.engine.svg_text import holder_label
 from campaign.forms import MapUploadForm, SectorForm, add_service_error
 from campaign.models import Campaign, Sector
 from campaign.options import ResourceHolder, Status

@@ -21,7 +21,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from armies.selectors import faction_shown
 from campaign.engine.map import Fortification, MapState, SectorState, ZverogradMap
-from campaign.engine.svg import MapBattle, MapLayers, holder_label, map_layers
+from campaign.engine.svg import MapBattle, MapLayers, map_layers
+from campaign.engine.svg_text import holder_label
 from campaign.selectors import (
     BlocRoster,
     RegistrationRow,

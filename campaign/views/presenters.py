@@ -15,9 +15,9 @@ from django.utils import timezone
 from django.utils.dates import MONTHS_3
 
 from campaign.engine.missions import MISSIONS_BY_KEY
-from campaign.forms import switch_label
 from campaign.models import Campaign, EnrolmentStatus, LogEntry, LogKind
 from campaign.options import ResourceHolder, Status, Tiebreaker, UnplayedPolicy
+from campaign.settings_form import switch_label
 from rules.engine.ruleset import RuleSet
 
 _LABELS: dict[str, str] = {

@@ -12,10 +12,11 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from campaign.forms import CampaignSettingsForm, add_service_error
+from campaign.forms import add_service_error
 from campaign.options import standard_rtz_summary
 from campaign.selectors.webhooks import webhook_deliveries
 from campaign.services.campaigns import campaign_update
+from campaign.settings_form import CampaignSettingsForm
 from campaign.views.common import managed_campaign_or_404
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, bound

@@ -13,7 +13,15 @@ from dataclasses import replace
 import pytest
 
 from armies.blocs import Bloc
-from campaign.engine import MapBattle, MapState, ZverogradMap, default_map, render_map_svg
+from campaign.engine import (
+    MapBattle,
+    MapState,
+    ZverogradMap,
+    default_map,
+    render_map_svg,
+    svg_marks,
+    svg_text,
+)
 from campaign.engine import svg as engine
 from campaign.engine.map import Fortification
 from campaign.engine.svg import map_layers
@@ -37,11 +45,11 @@ def old_render_map_svg(
         at_stake.setdefault(battle.sector, []).append(battle)
     palette = {**engine.DEFAULT_COLOURS, **(colours or {})}
     scale = max(zmap.width, zmap.height) / 1000
-    legend_height = engine._legend_height(zmap, scale, 8 if at_stake else 7)
+    legend_height = svg_marks.legend_height(zmap, scale, 8 if at_stake else 7)
     layout = engine._layout(zmap)
     cells = layout.cells
     heading = title or zmap.name
-    num, attr, text = engine._num, engine._attr, engine._text
+    num, attr, text = svg_text.num, svg_text.xml_attr, svg_text.xml_text
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {zmap.width} {num(zmap.height + legend_height)}"'
         f' width="100%" role="group" aria-labelledby="{attr(id_prefix)}-title"'
@@ -58,7 +66,7 @@ def old_render_map_svg(
     parts.append("</g>")
     if highlight is not None:
         parts.append(
-            f'<polygon class="highlight-outline" points="{engine._points(cells[zmap.keys.index(highlight)])}"'
+            f'<polygon class="highlight-outline" points="{svg_text.points_attr(cells[zmap.keys.index(highlight)])}"'
             f' fill="none" stroke="{engine.INK}" stroke-width="{num(5 * scale)}" stroke-linejoin="round"'
             ' pointer-events="none" aria-hidden="true"/>'
         )
@@ -66,7 +74,7 @@ def old_render_map_svg(
     if at_stake:
         parts.append(engine._battles(zmap, state, cells, at_stake, palette, scale))
     parts.append(engine._labels(zmap, state, scale))
-    parts.append(engine._legend(zmap, state, palette, scale, with_battles=bool(at_stake)))
+    parts.append(svg_marks.legend(zmap, state, palette, scale, with_battles=bool(at_stake)))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
