@@ -20,19 +20,16 @@ again before each post. An IPv6 address that carries an IPv4 one (IPv4-mapped,
 IPv4-compatible, 6to4, Teredo, NAT64) is judged by that IPv4 address too, and
 so is an IPv4 address written the old ways (``2130706433``, ``127.1``,
 ``0x7f.1``) that resolvers still read; the local-use NAT64 prefix
-(64:ff9b:1::/48, never routed on the internet) is refused whole. A host whose
-DNS answer changes between that check
-and the connection (DNS rebinding) is not caught: sites that must rule that
-out should send outgoing traffic through an egress proxy.
+(64:ff9b:1::/48, never routed on the internet) is refused whole. Before each
+post the host is resolved once, every address of the answer is checked, and
+the post connects to the first of them (``webhook_http``): a name server that
+answers differently the second time (DNS rebinding) is never asked twice.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import json
 import socket
-import urllib.error
-import urllib.request
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -45,6 +42,7 @@ from campaign import limits
 from campaign.errors import CampaignError
 from campaign.models import Battle, Campaign, DeliveryStatus, Round, WebhookDelivery
 from campaign.models.webhooks import DELIVERIES_KEPT, ERROR_MAX_LENGTH
+from campaign.services.webhook_http import post_json
 from core.queue import enqueue_on_commit
 
 TIMEOUT_SECONDS = 5.0  # connect and read, per attempt
@@ -109,8 +107,8 @@ def _legacy_ipv4(host: str) -> str | None:
         return None  # a name
 
 
-def _internal_host(host: str, *, resolve: bool) -> bool:
-    """Whether ``host`` is (or, with ``resolve``, resolves to) an address inside the site's network."""
+def _internal_host(host: str) -> bool:
+    """Whether ``host`` is written as (not resolved to) an address inside the site's network."""
     if host.lower() in {"localhost", "localhost.localdomain"} or host.lower().endswith(".localhost"):
         return True
     try:
@@ -118,15 +116,19 @@ def _internal_host(host: str, *, resolve: bool) -> bool:
     except ValueError:
         pass  # not written as an address
     legacy = _legacy_ipv4(host)
-    if legacy is not None:
-        return _is_internal(legacy)
-    if not resolve:
-        return False
-    try:
-        answers = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
-    except OSError:
-        return False  # unresolvable: the post fails as a network error, and is retried
-    return any(_is_internal(str(answer[4][0])) for answer in answers)
+    return legacy is not None and _is_internal(legacy)
+
+
+def _address_to_post(host: str) -> str:
+    """The one address a post to ``host`` connects to: the first of its DNS answer, once every address of
+    the answer is checked (an ``OSError`` when it does not resolve: a network error, retried)."""
+    answers = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    addresses = [str(answer[4][0]) for answer in answers]
+    if not addresses:
+        raise OSError(f"{host} resolves to no address")
+    if not _private_allowed() and (_internal_host(host) or any(_is_internal(a) for a in addresses)):
+        raise CampaignError("internal-url", "resolves to an address inside the site's network", "webhook_url")
+    return addresses[0]
 
 
 def webhook_url_check(value: Any, field: str = "webhook_url") -> str:
@@ -150,7 +152,7 @@ def webhook_url_check(value: Any, field: str = "webhook_url") -> str:
         raise CampaignError("invalid-url", "is not a web address", field)
     if parts.username is not None or parts.password is not None:
         raise CampaignError("invalid-url", "may not carry a user name or password", field)
-    if not _private_allowed() and _internal_host(host, resolve=False):
+    if not _private_allowed() and _internal_host(host):
         raise CampaignError(
             "internal-url", "must be a public address, not one inside the site's network", field
         )
@@ -243,30 +245,6 @@ def webhook_round(*, round: Round, event: str) -> WebhookDelivery | None:
     return webhook_queue(campaign=campaign, event=event, text=f"{text}.", data=data)
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect could lead the post inside the site's network: it counts as a refusal instead."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirects)
-
-
-def _post(url: str, payload: dict[str, Any]) -> int:
-    """POST the payload; the HTTP status (an exception for a network error or a timeout)."""
-    body = json.dumps(payload, ensure_ascii=False).encode()
-    request = urllib.request.Request(  # noqa: S310 (the scheme is checked: http or https only)
-        url, data=body, method="POST",
-        headers={"Content-Type": "application/json", "User-Agent": USER_AGENT},
-    )  # fmt: skip
-    try:
-        with _OPENER.open(request, timeout=TIMEOUT_SECONDS) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as exc:
-        return int(exc.code)
-
-
 def _record(delivery_id: int, status: str, code: int | None, error: str) -> None:
     now = timezone.now()
     WebhookDelivery.objects.filter(pk=delivery_id).update(
@@ -294,12 +272,11 @@ def webhook_deliver(*, delivery_id: int, last_try: bool = False) -> bool:
         return False
     try:
         webhook_url_check(delivery.url)
-        host = urlsplit(delivery.url).hostname or ""
-        if not _private_allowed() and _internal_host(host, resolve=True):
-            raise CampaignError(
-                "internal-url", "resolves to an address inside the site's network", "webhook_url"
-            )
-        code = _post(delivery.url, delivery.payload)
+        address = _address_to_post(urlsplit(delivery.url).hostname or "")
+        code = post_json(
+            delivery.url, delivery.payload, address=address, timeout=TIMEOUT_SECONDS,
+            headers={"User-Agent": USER_AGENT},
+        )  # fmt: skip
     except CampaignError as exc:
         _record(delivery.pk, DeliveryStatus.FAILED, None, f"refused: {exc.message}")
         return False

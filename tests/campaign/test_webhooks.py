@@ -57,7 +57,10 @@ def hook() -> Iterator[Hook]:
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             with state.lock:
-                state.received.append({"path": self.path, "type": self.headers["Content-Type"], "body": body})
+                state.received.append({
+                    "path": self.path, "type": self.headers["Content-Type"], "body": body,
+                    "host": self.headers["Host"],
+                })  # fmt: skip
                 status = state.answers.pop(0) if state.answers else 200
             if state.on_post is not None:
                 state.seen.append(state.on_post(body))
@@ -153,6 +156,53 @@ def test_it_refuses_at_delivery_a_host_that_resolves_inside_the_network(settings
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == (DeliveryStatus.FAILED, 1)
     assert delivery.last_error.startswith("refused:")
+
+
+@pytest.mark.django_db
+def test_it_connects_to_the_address_it_checked_when_dns_answers_differently_later(
+    settings, campaign, monkeypatch, hook
+):
+    # DNS rebinding: a public answer for the check, then the local server for whoever asks again.
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    asked: list[str] = []
+    connected: list[tuple[str, int]] = []
+
+    def rebinding(host: str, *_a: Any, **_k: Any) -> list[Any]:
+        asked.append(host)
+        return [(2, 1, 6, "", ("93.184.216.34" if len(asked) == 1 else "127.0.0.1", 0))]
+
+    def refuse(address: tuple[str, int], *_a: Any, **_k: Any) -> Any:
+        connected.append(address)  # nothing leaves the machine: the connection is refused
+        raise ConnectionRefusedError("refused in the test")
+
+    monkeypatch.setattr(webhooks.socket, "getaddrinfo", rebinding)
+    monkeypatch.setattr(webhooks.socket, "create_connection", refuse)
+    port = int(hook.url.split(":")[2].split("/")[0])
+    delivery = queued_delivery(campaign, f"http://hooks.example.org:{port}/hook/abc")
+
+    with pytest.raises(webhooks.WebhookTransientError):
+        webhooks.webhook_deliver(delivery_id=delivery.pk)
+
+    assert asked == ["hooks.example.org"]
+    assert connected == [("93.184.216.34", port)]
+    assert hook.received == []
+
+
+@pytest.mark.django_db
+def test_it_posts_to_the_resolved_address_naming_the_host(settings, campaign, monkeypatch, hook):
+    settings.WEBHOOK_ALLOW_PRIVATE = True
+    # Every name is the local server (the connection asks too, with the port: ``create_connection``).
+    monkeypatch.setattr(
+        webhooks.socket,
+        "getaddrinfo",
+        lambda host, port, *_a, **_k: [(2, 1, 6, "", ("127.0.0.1", port or 0))],
+    )
+    port = int(hook.url.split(":")[2].split("/")[0])
+    delivery = queued_delivery(campaign, f"http://hooks.example.org:{port}/hook/abc")
+
+    assert webhooks.webhook_deliver(delivery_id=delivery.pk) is True
+
+    assert [post["host"] for post in hook.received] == [f"hooks.example.org:{port}"]
 
 
 @pytest.mark.django_db
