@@ -38,6 +38,9 @@ from campaign.views.dashboard_requests import REQUESTS, request_rows, requests_d
 from campaign.views.sections import dashboard_sections
 from core.http import HtmxHttpRequest
 
+NEWS = "campaign/dashboard/_news.html"
+MAX_NAMES_SAID = 3  # names read out when the join requests change; the rest are counted
+
 PANEL = "campaign/dashboard/_needs_action.html"
 
 
@@ -200,4 +203,19 @@ def panel_poll(request: HtmxHttpRequest, campaign: Campaign) -> HttpResponse:
         # the list (a typed reason, the focus), and applies it once they leave it.
         rows = {"join_rows": request_rows(waiting), "stale_errors": [], "oob": True}
         html.append(render_to_string(REQUESTS, {**context, **rows}, request))
+        # Said once to a screen reader (the page's status line), whether or not the list is held back.
+        news = {"sentence": requests_news([enrolment.display_name for enrolment in waiting])}
+        html.append(render_to_string(NEWS, news, request))
     return HttpResponse("".join(html))
+
+
+def requests_news(names: list[str]) -> str:
+    """The sentence announcing that the join requests changed, naming who waits (the first few)."""
+    if not names:
+        return "The join requests changed: nobody waits for an answer now."
+    shown = names[:MAX_NAMES_SAID]
+    if len(names) > len(shown):
+        shown.append(f"{len(names) - len(shown)} more")
+    who = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+    count = "1 request waits" if len(names) == 1 else f"{len(names)} requests wait"
+    return f"The join requests changed: {count} for an answer, from {who}."

@@ -61,6 +61,10 @@ def test_the_join_requests_follow_the_players_without_taking_the_reason_being_ty
     expect(page.get_by_test_id("wait-join-requests")).to_have_text(
         "2 join requests to decide.", timeout=5_000
     )
+    # A screen reader hears who asked, even while the list itself is held back.
+    expect(page.get_by_role("status").filter(has_text="join requests changed")).to_have_text(
+        "The join requests changed: 2 requests wait for an answer, from Sasha and Tanya."
+    )
     page.wait_for_timeout(1_500)  # another poll or two: the new list is held back, not swapped in
 
     expect(reason).to_be_focused()

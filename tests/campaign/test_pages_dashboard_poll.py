@@ -12,6 +12,7 @@ from accounts.models import User
 from armies.blocs import Bloc
 from campaign.models import Campaign, CoOrganiser
 from campaign.services.players import enrolment_request, enrolment_withdraw, placeholder_add
+from campaign.views.dashboard_panel import requests_news
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -83,6 +84,56 @@ def test_it_brings_the_list_when_one_request_is_withdrawn_and_another_made_the_c
     assert 'id="disputes"' not in html  # the panel's own sections come only when its counts change
 
 
+NEWS = '<p id="dashboard-news" hx-swap-oob="innerHTML">'
+
+
+def test_the_page_has_an_empty_status_line_the_poll_fills(client, open_campaign, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("campaign:dashboard", args=[open_campaign.pk])).content.decode()
+
+    assert (
+        '<p id="dashboard-news" class="visually-hidden" role="status" data-testid="dashboard-news"></p>'
+        in page
+    )
+
+
+def test_it_tells_a_screen_reader_who_asked_to_join_when_the_list_changes(client, open_campaign, watching):
+    enrolment_request(
+        campaign=open_campaign, user=UserFactory(username="vera", display_name="Vera"), bloc=Bloc.SSU
+    )
+
+    status, html = poll(client, open_campaign, watching)
+
+    assert status == 200
+    assert f"{NEWS}The join requests changed: 1 request waits for an answer, from Vera.</p>" in html
+
+
+def test_it_says_nobody_waits_once_the_last_request_is_withdrawn(client, open_campaign, organiser):
+    client.force_login(organiser)
+    vera = enrolment_request(
+        campaign=open_campaign, user=UserFactory(username="vera", display_name="Vera"), bloc=Bloc.SSU
+    )
+    seen = digests(client.get(reverse("campaign:dashboard", args=[open_campaign.pk])).content.decode())
+    enrolment_withdraw(enrolment=vera, actor=vera.player)
+
+    status, html = poll(client, open_campaign, seen)
+
+    assert status == 200
+    assert f"{NEWS}The join requests changed: nobody waits for an answer now.</p>" in html
+
+
+def test_it_names_the_first_three_who_wait_and_counts_the_rest():
+    names = ["Vera", "Yuri", "Lev", "Nina", "Oleg"]
+
+    assert requests_news(names) == (
+        "The join requests changed: 5 requests wait for an answer, from Vera, Yuri, Lev and 2 more."
+    )
+    assert (
+        requests_news(names[:2])
+        == "The join requests changed: 2 requests wait for an answer, from Vera and Yuri."
+    )
+
+
 def test_it_leaves_the_list_out_when_only_the_counts_changed(client, open_campaign, organiser, watching):
     placeholder_add(campaign=open_campaign, actor=organiser, name="Grandpa Lev", bloc=Bloc.ALLIES)
 
@@ -91,6 +142,7 @@ def test_it_leaves_the_list_out_when_only_the_counts_changed(client, open_campai
     assert status == 200
     assert "1 player admitted" in html
     assert 'id="join-requests"' not in html
+    assert 'id="dashboard-news"' not in html  # nothing to announce: the requests did not change
 
 
 def test_it_leaves_the_list_out_for_a_caller_that_sends_no_digest_of_it(client, open_campaign, watching):
