@@ -2,7 +2,7 @@
 
 from config.env import ConfigurationError, env_bool, env_int, env_required
 from config.settings.base import *  # noqa: F403
-from config.settings.base import CACHES, HEALTH_TOKEN, STORAGES
+from config.settings.base import CACHES, HEALTH_TOKEN, REST_FRAMEWORK, STORAGES
 
 DEBUG = False
 SECRET_KEY = env_required("DJANGO_SECRET_KEY")
@@ -13,6 +13,10 @@ if HEALTH_TOKEN and len(HEALTH_TOKEN) < 32:
     raise ConfigurationError("ZVEROGRAD_HEALTH_TOKEN must be a long random value (32+ characters) when set")
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# These settings stand behind a TLS proxy (above), which appends the caller's address to X-Forwarded-For:
+# throttles and limits read that last entry, never what a client wrote in the header itself (which would let
+# anyone count as a new caller with each request). ZVEROGRAD_PROXY_COUNT says how many proxies append.
+REST_FRAMEWORK = {**REST_FRAMEWORK, "NUM_PROXIES": env_int("ZVEROGRAD_PROXY_COUNT", 1)}
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True

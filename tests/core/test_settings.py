@@ -60,6 +60,23 @@ def test_it_passes_the_deployment_checklist_without_warnings():
     assert "no issues" in result.stdout
 
 
+def _proxies(**env: str) -> str:
+    shown = "from django.conf import settings; print(settings.REST_FRAMEWORK['NUM_PROXIES'])"
+    result = _manage(
+        "shell", "-c", shown, DJANGO_SETTINGS_MODULE="config.settings.production", DJANGO_SECRET_KEY=GOOD_SECRET,
+        **env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_it_reads_the_callers_address_from_the_proxy_in_production_not_from_the_client():
+    # One proxy appends: its last entry is the caller, whatever a client wrote in the header itself.
+    assert _proxies(ZVEROGRAD_PROXY_COUNT="") == "1"
+    assert _proxies(ZVEROGRAD_PROXY_COUNT="2") == "2"
+    assert _proxies(ZVEROGRAD_PROXY_COUNT="0") == "0"
+
+
 def test_it_refuses_a_short_production_health_token():
     result = _manage(
         "check",
