@@ -1,4 +1,4 @@
-"""The writes of a battle session: start, join, step, undo (alone or agreed), abandon; and its end.
+"""The writes of a battle session: start, join, step, undo (alone or agreed), abandon, who may watch; its end.
 
 Every step is taken under a row lock on the session (``select_for_update``; SQLite's transactions
 begin IMMEDIATE), so two phones sending at once are served one after the other: the second finds
@@ -18,7 +18,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from battles.permissions import can_correct_session, can_view_session, session_sides
+from battles.permissions import (
+    can_correct_session,
+    can_set_session_public,
+    can_view_session,
+    session_may_be_public,
+    session_sides,
+)
 from battles.services import ReportInput, SideInput, report_submit
 from battles.sessions import live
 from battles.sessions.codes import create_session
@@ -283,6 +289,29 @@ def session_abandon(*, session_id: int, actor: Any) -> BattleSession:
         raise DomainError("not-your-side", "you play no side in this battle", "session")
     session.status = SessionStatus.ABANDONED
     session.save(update_fields=["status", "updated_at"])
+    return session
+
+
+@transaction.atomic
+def session_set_public(*, session_id: int, actor: Any, public: bool) -> BattleSession:
+    """Let any account watch the session live (``public``), or only its players and organisers again.
+
+    Not a step: the battle's version is unchanged, so nothing a phone sent goes stale; the poll's tag
+    holds the flag, so the other phone's page shows the change within a poll."""
+    session = _locked(session_id)
+    if session.status != SessionStatus.OPEN:
+        raise ConflictError("session-not-open", "this battle session is no longer in play", "public")
+    if not can_set_session_public(actor, session):
+        raise DomainError("not-your-side", "you play no side in this battle", "public")
+    if public and not session_may_be_public(session):
+        raise DomainError(
+            "session-not-watchable",
+            "only a public campaign's battles may be watched, and not while it hides results until the round closes",
+            "public",
+        )
+    if session.public != public:
+        session.public = public
+        session.save(update_fields=["public", "updated_at"])
     return session
 
 
