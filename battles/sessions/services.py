@@ -16,8 +16,10 @@ from random import SystemRandom
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
+from battles.notices import SESSION_STARTED
 from battles.permissions import (
     can_correct_session,
     can_set_session_public,
@@ -39,6 +41,7 @@ from battles.sessions.selectors import live_state
 from battles.sessions.setup import build_setup, fielded_fortification, snapshot_units
 from campaign.battle_terms import battle_mission
 from campaign.models import Battle, BattleStatus
+from campaign.services import notices
 from core.errors import ConflictError, DomainError
 from core.ratelimit import rate_limit_hit
 from rules.engine.battle import (
@@ -131,7 +134,21 @@ def session_start(*, battle: Battle, actor: Any) -> tuple[BattleSession, bool]:
         attacker_player_id=battle.attacker.player_id, defender_player_id=battle.defender.player_id,
         public=campaign.is_public and not campaign.hide_results_until_close, created_by=actor,
     )  # fmt: skip
+    _tell_opponent(session, battle, actor)
     return session, True
+
+
+def _tell_opponent(session: BattleSession, battle: Battle, actor: Any) -> None:
+    """The battle's players but the starter (an organiser's start tells both; a placeholder has nobody)."""
+    over = f" over {battle.sector.name}" if battle.sector is not None else ""
+    message = (
+        f"{actor.public_name} started your battle at the table: {battle.attacker.display_name} attacks "
+        f"{battle.defender.display_name}{over} in {battle.campaign.name}. Open it to join and play."
+    )
+    notices.tell(
+        enrolments=[battle.attacker, battle.defender], kind=SESSION_STARTED, message=message, actor=actor,
+        link=reverse("battles:session", args=[session.pk]),
+    )  # fmt: skip
 
 
 def session_join(*, code: str, actor: Any, army_list: Any = None) -> BattleSession:
