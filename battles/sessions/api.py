@@ -357,7 +357,7 @@ class SessionAbandonApi(CampaignApi):
 class SessionPublicApi(CampaignApi):
     @extend_schema(
         request=SessionPublicInput, responses={200: SessionOutput, **refusals(
-            s400="invalid, unknown-field; session-not-watchable: a private campaign's battle, or one whose "
+            s400="invalid, unknown-field; not-watchable: a private campaign's battle, or one whose "
             "campaign hides results until the round closes", s403=NOT_PLAYER, s404=NOT_SEEN,
             s409="session-not-open")},
         operation_id="battle_session_public", tags=TAGS,

@@ -322,7 +322,7 @@ def session_set_public(*, session_id: int, actor: Any, public: bool) -> BattleSe
         raise DomainError("not-your-side", "you play no side in this battle", "public")
     if public and not session_may_be_public(session):
         raise DomainError(
-            "session-not-watchable",
+            "not-watchable",
             "only a public campaign's battles may be watched, and not while it hides results until the round closes",
             "public",
         )

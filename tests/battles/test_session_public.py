@@ -104,7 +104,7 @@ def test_it_refuses_to_open_a_private_campaigns_battle_to_club_members(world):
     answer = set_public(world, "creator", session, True)
     stranger = world.client("stranger").get(url(session.pk))
 
-    assert (answer.status_code, answer.json()["code"]) == (400, "session-not-watchable")
+    assert (answer.status_code, answer.json()["code"]) == (400, "not-watchable")
     assert stranger.status_code == 404
 
 
@@ -116,7 +116,7 @@ def test_it_refuses_to_open_a_battle_whose_campaign_hides_results_until_the_roun
     with pytest.raises(DomainError) as refused:
         session_set_public(session_id=session.pk, actor=world.attacker, public=True)
 
-    assert refused.value.code == "session-not-watchable"
+    assert refused.value.code == "not-watchable"
 
 
 def test_it_changes_no_step_and_the_poll_sees_the_change(world):
@@ -211,3 +211,17 @@ def test_the_page_says_why_a_private_campaigns_battle_cannot_be_watched(world):
 
     assert "the campaign is private" in html
     assert 'data-testid="session-public-on"' not in html
+
+
+def test_the_page_says_in_words_why_a_forged_request_to_open_a_private_campaigns_battle_is_refused(world):
+    session = started(world, public_campaign=False)
+
+    answer = browser(world, "attacker").post(
+        reverse("battles:session-public", args=[session.pk]), {"public": "1"}
+    )
+
+    html = answer.content.decode()
+    assert answer.status_code == 400
+    assert 'data-testid="session-refusal"' in html
+    assert "battles may be watched, and not while it hides results" in html
+    assert "not-watchable" not in html
