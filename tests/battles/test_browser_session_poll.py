@@ -1,6 +1,7 @@
 """The session page's poll keeps what the player opened: when the other phone moves, the poll swaps the page's
 live part, and the unit cards (and folds within them) that were open come back open (static/js/session.js);
-those that were closed stay closed. On a phone (390 px), as the players hold it."""
+those that were closed stay closed. On a phone (390 px), as the players hold it; and on that phone a player
+reaches the table from the home page and the menu."""
 
 from __future__ import annotations
 
@@ -75,3 +76,20 @@ def test_the_cards_a_player_opened_stay_open_when_the_other_phone_moves(browser,
     assert not any(after_two[0])
     assert after_two[1][0] is True
     assert not any(after_two[1][1:])
+
+
+def test_a_player_reaches_the_table_from_the_home_page_and_the_menu_at_390_px(browser, live_server, player):
+    tab = phone(browser, live_server, player)
+    try:
+        tab.goto("/", wait_until="load")
+        wide = tab.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        tab.locator("label.nav-toggle-label").tap()  # the menu, folded on a phone
+        tab.locator('[data-testid="nav-play"]').tap()
+        tab.wait_for_url("**/battle-sessions/join/")
+        tab.goto("/", wait_until="load")
+        tab.locator('[data-testid="home-friendly"]').tap()
+        tab.wait_for_url("**/battle-sessions/new/")
+    finally:
+        tab.context.close()
+
+    assert wide
