@@ -36,6 +36,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{_SESSION}concede/", sessions.SessionConcedeApi.as_view(), name="battle-session-concede"),
     path(f"{_SESSION}abandon/", sessions.SessionAbandonApi.as_view(), name="battle-session-abandon"),
     path(f"{_SESSION}odds/", sessions.SessionOddsApi.as_view(), name="battle-session-odds"),
+    path(f"{_SESSION}public/", sessions.SessionPublicApi.as_view(), name="battle-session-public"),
     path(f"{_SESSION}replay/", sessions.SessionReplayApi.as_view(), name="battle-session-replay"),
     path(f"{_ONE}reports/", reports.ReportCollectionApi.as_view(), name="campaign-reports"),
     path(f"{_ONE}reports/disputes/", reports.DisputeQueueApi.as_view(), name="campaign-disputes"),

@@ -1,4 +1,4 @@
-"""What the battle reports tell players: the kinds of notification, registered when the app loads."""
+"""What the battle reports and sessions tell players: the kinds of notification, registered when the app loads."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ REPORT_WAITING = "report-waiting"
 REPORT_CONFIRMED = "report-confirmed"
 REPORT_DISPUTED = "report-disputed"
 REPORT_RESOLVED = "report-resolved"
+SESSION_STARTED = "session-started"
 
 
 def register_kinds() -> None:
@@ -21,6 +22,11 @@ def register_kinds() -> None:
     register_kind(REPORT_CONFIRMED, "Confirmed results", "The result of your battle is confirmed.")
     register_kind(REPORT_DISPUTED, "Disputes", "A battle report you are part of (or run) is disputed.")
     register_kind(REPORT_RESOLVED, "Resolved reports", "An organiser resolved, changed or entered a report.")
+    register_kind(
+        SESSION_STARTED,
+        "Battles at the table",
+        "Your battle's session at the table started: join it to play.",
+    )
     ends_with_round(REPORT_WAITING)  # a closed round's report is settled by an organiser, not its players
 
 

@@ -177,3 +177,17 @@ def can_view_session(user: Actor, session: Any) -> bool:
     return session.battle_id is not None and (
         can_manage_campaign(user, session.campaign) or bool(session_sides(user, session))
     )
+
+
+def can_set_session_public(user: Actor, session: Any) -> bool:
+    """Let club members watch a session, or stop them: its players (a side each, or both on one phone) and,
+    for a campaign battle, the campaign's organisers."""
+    return bool(session_sides(user, session)) or can_correct_session(user, session)
+
+
+def session_may_be_public(session: Any) -> bool:
+    """Whether any account may be let in to watch: a friendly game always (its players decide); a campaign
+    battle only in a public campaign that does not hide its results until the round closes (watching
+    would show them)."""
+    campaign = session.campaign
+    return campaign is None or (campaign.is_public and not campaign.hide_results_until_close)

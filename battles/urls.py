@@ -31,4 +31,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("battle-sessions/<id:session_id>/undo/", session.session_undo_view, name="session-undo"),
     path("battle-sessions/<id:session_id>/abandon/", session.session_abandon_view, name="session-abandon"),
     path("battle-sessions/<id:session_id>/odds/", session.session_odds_view, name="session-odds"),
+    path("battle-sessions/<id:session_id>/public/", session.session_public_view, name="session-public"),
 ]

@@ -4,9 +4,9 @@
 everything else is under ``/api/battle-sessions/``: ``join/`` by code, ``<id>/`` the state for the
 caller (ETag, 304 while nothing changed), ``<id>/version/`` the cheap poll, ``<id>/steps/``,
 ``<id>/undo/`` (the last step), ``<id>/undo/ask/`` and ``<id>/undo/agree/`` (older ones, both sides),
-``<id>/concede/``, ``<id>/abandon/`` and ``<id>/replay/?step=k``. A step names the version it follows
-(``expected``); a stale one is a 409 ``step-stale`` whose body also holds the session as it stands.
-Whoever may not see a session gets a 404, anonymous callers too.
+``<id>/concede/``, ``<id>/abandon/``, ``<id>/public/`` (who may watch) and ``<id>/replay/?step=k``.
+A step names the version it follows (``expected``); a stale one is a 409 ``step-stale`` whose body
+also holds the session as it stands. Whoever may not see a session gets a 404, anonymous callers too.
 """
 
 from __future__ import annotations
@@ -93,6 +93,12 @@ class SessionConcedeInput(StrictInput):
     side = serializers.ChoiceField(choices=["attacker", "defender"], help_text="The side that concedes.")
 
 
+class SessionPublicInput(StrictInput):
+    public = serializers.BooleanField(
+        help_text="true: any account may watch live; false: players and organisers."
+    )
+
+
 class SessionOddsInput(StrictInput):
     step = serializers.DictField(help_text="An attack step as it would be sent (without dice).")
 
@@ -115,6 +121,7 @@ class SessionOutput(serializers.Serializer[Any]):
     battle = serializers.IntegerField(allow_null=True)
     campaign = serializers.IntegerField(allow_null=True)
     fortification = serializers.CharField()
+    public = serializers.BooleanField(help_text="Any account may watch (read only).")
     players = serializers.DictField(child=serializers.CharField(allow_null=True))
     waiting_for_opponent = serializers.BooleanField(
         help_text="A friendly game whose opponent has not joined."
@@ -344,6 +351,23 @@ class SessionAbandonApi(CampaignApi):
     def post(self, request: Request, session_id: int) -> Response:
         session = _acting(request, session_id)
         services.session_abandon(session_id=session.pk, actor=request.user)
+        return _answer(request, _session(request, session_id))
+
+
+class SessionPublicApi(CampaignApi):
+    @extend_schema(
+        request=SessionPublicInput, responses={200: SessionOutput, **refusals(
+            s400="invalid, unknown-field; not-watchable: a private campaign's battle, or one whose "
+            "campaign hides results until the round closes", s403=NOT_PLAYER, s404=NOT_SEEN,
+            s409="session-not-open")},
+        operation_id="battle_session_public", tags=TAGS,
+        description="Let any account watch the session live, or only its players and organisers again: "
+        "either player, or an organiser of the campaign. Not a step: the version stays.",
+    )  # fmt: skip
+    def post(self, request: Request, session_id: int) -> Response:
+        session = _acting(request, session_id)
+        body = _body(SessionPublicInput, request)
+        services.session_set_public(session_id=session.pk, actor=request.user, public=body["public"])
         return _answer(request, _session(request, session_id))
 
 

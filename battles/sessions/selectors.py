@@ -80,8 +80,10 @@ def last_step_side(session: BattleSession) -> str | None:
 
 
 def session_tag(session: BattleSession) -> str:
-    """What a phone compares: the version, the status and a waiting undo (asking changes no step)."""
-    return f"{session.version}.{session.status}.{'-' if session.undo_to is None else session.undo_to}"
+    """What a phone compares: the version, the status, a waiting undo (asking changes no step) and whether
+    club members may watch (changing it is no step either)."""
+    undo = "-" if session.undo_to is None else session.undo_to
+    return f"{session.version}.{session.status}.{undo}.{'public' if session.public else 'private'}"
 
 
 def session_version(*, user: Any, session_id: int) -> BattleSession | None:
@@ -113,6 +115,7 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
         "battle": session.battle_id,
         "campaign": session.campaign_id,
         "fortification": session.fortification,
+        "public": session.public,
         "players": players,
         "waiting_for_opponent": waiting,
         "your_sides": list(sides),

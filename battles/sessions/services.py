@@ -1,4 +1,4 @@
-"""The writes of a battle session: start, join, step, undo (alone or agreed), abandon; and its end.
+"""The writes of a battle session: start, join, step, undo (alone or agreed), abandon, who may watch; its end.
 
 Every step is taken under a row lock on the session (``select_for_update``; SQLite's transactions
 begin IMMEDIATE), so two phones sending at once are served one after the other: the second finds
@@ -16,9 +16,17 @@ from random import SystemRandom
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
-from battles.permissions import can_correct_session, can_view_session, session_sides
+from battles.notices import SESSION_STARTED
+from battles.permissions import (
+    can_correct_session,
+    can_set_session_public,
+    can_view_session,
+    session_may_be_public,
+    session_sides,
+)
 from battles.services import ReportInput, SideInput, report_submit
 from battles.sessions import live
 from battles.sessions.codes import create_session
@@ -33,6 +41,7 @@ from battles.sessions.selectors import live_state
 from battles.sessions.setup import build_setup, fielded_fortification, snapshot_units
 from campaign.battle_terms import battle_mission
 from campaign.models import Battle, BattleStatus
+from campaign.services import notices
 from core.errors import ConflictError, DomainError
 from core.ratelimit import rate_limit_hit
 from rules.engine.battle import (
@@ -125,7 +134,21 @@ def session_start(*, battle: Battle, actor: Any) -> tuple[BattleSession, bool]:
         attacker_player_id=battle.attacker.player_id, defender_player_id=battle.defender.player_id,
         public=campaign.is_public and not campaign.hide_results_until_close, created_by=actor,
     )  # fmt: skip
+    _tell_opponent(session, battle, actor)
     return session, True
+
+
+def _tell_opponent(session: BattleSession, battle: Battle, actor: Any) -> None:
+    """The battle's players but the starter (an organiser's start tells both; a placeholder has nobody)."""
+    over = f" over {battle.sector.name}" if battle.sector is not None else ""
+    message = (
+        f"{actor.public_name} started your battle at the table: {battle.attacker.display_name} attacks "
+        f"{battle.defender.display_name}{over} in {battle.campaign.name}. Open it to join and play."
+    )
+    notices.tell(
+        enrolments=[battle.attacker, battle.defender], kind=SESSION_STARTED, message=message, actor=actor,
+        link=reverse("battles:session", args=[session.pk]),
+    )  # fmt: skip
 
 
 def session_join(*, code: str, actor: Any, army_list: Any = None) -> BattleSession:
@@ -283,6 +306,29 @@ def session_abandon(*, session_id: int, actor: Any) -> BattleSession:
         raise DomainError("not-your-side", "you play no side in this battle", "session")
     session.status = SessionStatus.ABANDONED
     session.save(update_fields=["status", "updated_at"])
+    return session
+
+
+@transaction.atomic
+def session_set_public(*, session_id: int, actor: Any, public: bool) -> BattleSession:
+    """Let any account watch the session live (``public``), or only its players and organisers again.
+
+    Not a step: the battle's version is unchanged, so nothing a phone sent goes stale; the poll's tag
+    holds the flag, so the other phone's page shows the change within a poll."""
+    session = _locked(session_id)
+    if session.status != SessionStatus.OPEN:
+        raise ConflictError("session-not-open", "this battle session is no longer in play", "public")
+    if not can_set_session_public(actor, session):
+        raise DomainError("not-your-side", "you play no side in this battle", "public")
+    if public and not session_may_be_public(session):
+        raise DomainError(
+            "not-watchable",
+            "only a public campaign's battles may be watched, and not while it hides results until the round closes",
+            "public",
+        )
+    if session.public != public:
+        session.public = public
+        session.save(update_fields=["public", "updated_at"])
     return session
 
 

@@ -21,10 +21,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from battles.models import ReportStatus
-from battles.permissions import can_answer, can_correct_session, can_start_session, session_sides
+from battles.permissions import (
+    can_answer,
+    can_correct_session,
+    can_set_session_public,
+    can_start_session,
+    session_may_be_public,
+    session_sides,
+)
 from battles.session_presenters import cards, concessions, general_choices, log_words, turn_words
 from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEPS
-from battles.sessions.models import BattleSession
+from battles.sessions.models import BattleSession, SessionStatus
 from battles.sessions.selectors import (
     is_ready,
     last_step_side,
@@ -38,6 +45,7 @@ from battles.sessions.selectors import (
 from battles.sessions.services import (
     StaleStepError,
     session_abandon,
+    session_set_public,
     session_start,
     session_step,
     session_undo,
@@ -94,6 +102,8 @@ def _context(request: HtmxHttpRequest, session: BattleSession, **extra: Any) -> 
         "poll_seconds": POLL_SECONDS,
         "players": names,
         "plays": bool(view["your_sides"]),
+        "sets_public": session.status == SessionStatus.OPEN and can_set_session_public(request.user, session),
+        "may_be_public": session_may_be_public(session),
         "heights": HEIGHTS,
         "max_distance": MAX_DISTANCE,
         "battle_url": None
@@ -278,6 +288,17 @@ def session_abandon_view(request: HtmxHttpRequest, session_id: int) -> HttpRespo
 
     def write(session: BattleSession, actor: Any) -> None:
         session_abandon(session_id=session.pk, actor=actor)
+
+    return _write(request, session_id, write)
+
+
+@require_POST
+@login_required
+def session_public_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Let club members watch the battle live (``public=1``), or stop them (``public=0``)."""
+
+    def write(session: BattleSession, actor: Any) -> None:
+        session_set_public(session_id=session.pk, actor=actor, public=request.POST.get("public") == "1")
 
     return _write(request, session_id, write)
 

@@ -7,7 +7,8 @@ has First Strike: it resolves its attack, casualties are removed, and only the
 survivors of the other side strike back. First Strike on both sides cancels
 out. Under RtZ a defender higher up gains First Strike unless the attacker flies.
 A stunned or grappled unit cannot strike back; a retaliation is never sustained
-and never suppresses.
+and never suppresses. A vehicle's damaged targeting system re-rolls the hits of
+its ATTACK actions only (seed 004, Critical hits): its strike back is not one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from enum import StrEnum
 from rules.engine.plan import WeaponPlan, build_plan
 from rules.engine.requests import AttackRequest, retaliation_weapons
 from rules.engine.ruleset import RuleSet
-from rules.engine.targets import Conditions, Height, Skill, Target
+from rules.engine.targets import Conditions, CriticalHit, Height, Skill, Target
 from rules.engine.weapons import Weapon
 
 
@@ -82,7 +83,7 @@ def retaliation_request(request: AttackRequest, standing: int) -> AttackRequest 
     return AttackRequest(
         weapons=weapons,
         target=attacker,
-        attacker=target,
+        attacker=replace(target, critical_hits=target.critical_hits - {CriticalHit.TARGETING_SYSTEM_DAMAGED}),
         conditions=Conditions(height=_FLIPPED[request.conditions.height], distance=1),
     )
 

@@ -68,7 +68,8 @@ The ``attacker`` block is needed for close combat (the target retaliates
 against it) and for the rules that depend on who shoots (light infantry
 flamers, First Strike, And Stay Down, and a vehicle's damaged targeting system
 in its ``critical_hits``: every hit of the first roll re-rolled, no sustained
-re-roll of misses); without it those rules are skipped.
+re-roll of misses, in its own attacks but not in its strike back); without it
+those rules are skipped.
 
 Bounds
 ------

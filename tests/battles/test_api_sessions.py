@@ -68,6 +68,27 @@ def test_it_lets_any_account_watch_a_public_campaigns_session_but_not_act(world,
 # checks that every campaign operation is covered by one matrix or another).
 CAMPAIGN_OPERATIONS = frozenset({"battle_session_start"})
 
+# The operations under /api/battle-sessions/ (not campaign-scoped, so outside the campaign's matrix), each
+# asked by the personas here or, for who may watch (``battle_session_public``), in test_session_public.py.
+SESSION_OPERATIONS = frozenset({
+    "battle_session_start_friendly", "battle_session_join", "battle_session_retrieve", "battle_session_version",
+    "battle_session_step", "battle_session_undo", "battle_session_undo_ask", "battle_session_undo_agree",
+    "battle_session_concede", "battle_session_abandon", "battle_session_odds", "battle_session_public",
+    "battle_session_replay",
+})  # fmt: skip
+
+
+def test_every_session_operation_of_the_schema_is_listed_with_its_persona_tests(api_client):
+    schema = api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    documented = {
+        operation["operationId"]
+        for path, operations in schema["paths"].items()
+        if path.startswith("/api/battle-sessions/")
+        for operation in operations.values()
+    }
+
+    assert documented == SESSION_OPERATIONS
+
 
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_only_the_battles_players_and_organisers_start_its_session(world, persona):

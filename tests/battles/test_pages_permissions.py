@@ -172,6 +172,8 @@ ACTIONS = [
     Action("session step", "post", "session-step", session_acts(302, ("attacker",), 400),
            prepare=_start_session, data=_initiative),
     Action("session abandon", "post", "session-abandon", session_acts(302, REPORTERS, 302), prepare=_start_session),
+    Action("session public", "post", "session-public", session_acts(302, REPORTERS, 302), prepare=_start_session,
+           data=lambda _w, _p: {"public": "0"}),
     Action("session undo", "post", "session-undo", session_acts(409, (), 409), prepare=_start_session,
            data=lambda _w, _p: {"expected": 0}),
 ]  # fmt: skip
