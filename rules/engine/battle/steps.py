@@ -345,7 +345,7 @@ def _weapon_uses(value: object, path: str) -> tuple[WeaponUse, ...]:
 
 
 def _choice(value: object, path: str, kinds: type[StrEnum]) -> str:
-    if value not in {kind.value for kind in kinds}:
+    if not isinstance(value, str) or value not in {kind.value for kind in kinds}:  # a list is no choice
         raise _error(path, f"must be one of {', '.join(kind.value for kind in kinds)}")
     return str(value)
 

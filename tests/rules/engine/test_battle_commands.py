@@ -441,3 +441,17 @@ COMMAND_CASES = {
     "unit-reactivated": _case(_greta_reactivated, order("a2", "get_moving", "a3", B)),
     "reactivation-waiting": _case(_waiting, order("a1", "heal", "a1", B)),
 }
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"kind": "special", "by": "attacker", "command": ["rally"]}, "command"),
+        ({"kind": "attack", "by": "attacker", "conditions": {"height": ["level"]}}, "conditions.height"),
+    ],
+)
+def test_it_refuses_a_list_where_a_choice_is_wanted(data: dict[str, Any], field: str) -> None:
+    """A list is unhashable: it is refused by name, never a TypeError (found by the session API's tests)."""
+    with pytest.raises(EngineInputError) as caught:
+        step_from_dict(data)
+    assert (caught.value.code, caught.value.field) == ("invalid-step", field)
