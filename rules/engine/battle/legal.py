@@ -72,6 +72,7 @@ _HELD_AIRCRAFT_PLANS = ((Action.NOTHING, Action.MOVE),)
 # Offered to a unit that can give a command (commands.py).
 _COMMAND_PLANS = ((Action.SPECIAL, Action.SPECIAL), (Action.MOVE, Action.SPECIAL))
 _HELD_COMMAND_PLANS = ((Action.NOTHING, Action.SPECIAL),)
+_AIRCRAFT_COMMAND_PLANS = ((Action.MOVE, Action.SPECIAL),)  # an officer flying it: it moves first
 
 
 def legal_steps(setup: BattleSetup, state: BattleState) -> list[Step]:
@@ -128,8 +129,9 @@ def _activations(setup: BattleSetup, state: BattleState, side: str) -> list[Step
             if held
             else _PLANS
         )
-        if commands.available(setup, state, lead) and not aircraft:
-            plans = (*plans, *(_HELD_COMMAND_PLANS if held else _COMMAND_PLANS))
+        if commands.available(setup, state, lead) and not (aircraft and held):
+            more = _AIRCRAFT_COMMAND_PLANS if aircraft else _HELD_COMMAND_PLANS if held else _COMMAND_PLANS
+            plans = (*plans, *more)
         for plan in plans:
             if markers.stunned and set(plan) & {Action.ATTACK, Action.SUSTAINED}:
                 continue

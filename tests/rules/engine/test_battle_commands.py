@@ -455,3 +455,30 @@ def test_it_refuses_a_list_where_a_choice_is_wanted(data: dict[str, Any], field:
     with pytest.raises(EngineInputError) as caught:
         step_from_dict(data)
     assert (caught.value.code, caught.value.field) == ("invalid-step", field)
+
+
+def test_it_lets_an_officer_flying_an_aircraft_command_after_its_move() -> None:
+    """Command actions: officer special actions can be used from inside an aircraft (never on it)."""
+    plane = {
+        "id": "a1",
+        "name": "Hawk",
+        "ap": 40,
+        "unit_class": "aircraft",
+        "armour": 2,
+        "damage_per_model": 4,
+    }
+    setup = setup_from_dict(
+        battle(
+            [plane, hero("a2", "Erich", skills=["officer"], pilot_of="a1"), squad("a3", "Grenadiers")],
+            [squad("d1", "Rifles Platoon")],
+        )
+    )
+    state = opened(setup)
+    flying = Activate(by="attacker", unit="a1", actions=(Action.MOVE, Action.SPECIAL))
+    assert flying in legal_steps(setup, state)
+    state = apply(setup, state, flying)
+    markers = status(setup, state, "a3").markers
+    state = with_unit(setup, state, "a3", markers=replace(markers, token=Token.UNDER_FIRE))
+    offered = {(step.command, step.target) for step in legal_steps(setup, state) if isinstance(step, Special)}
+    assert offered == {("rally", "a3")}
+    assert refused(setup, state, order("a1", "rally", "a1", B, B)).code == "command-target-invalid"
