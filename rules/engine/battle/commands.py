@@ -203,7 +203,7 @@ def _check(setup: BattleSetup, state: BattleState, step: Special) -> tuple[Comma
     if on_itself and not skill_repair and setup.unit(lead).base.unit_class is not UnitKind.INFANTRY:
         raise StepRefused(
             "command-target-invalid",
-            f"Commands given from inside {name} are never given to {name} {'themselves' if _many(name) else 'itself'}.",
+            f"Commands given from inside {name} are never given to {name} {_self(name)}.",
             "target",
         )
     _fits(setup, state, command, lead, target)
@@ -273,7 +273,7 @@ def _fits(setup: BattleSetup, state: BattleState, command: Command, lead: str, t
         _effect(not full, f"{name} {have(name)} every ammunition box still unmarked.")
     else:
         _kind(kind in _GROUND, f"Only a ground unit is reactivated; {name} {be(name)} an aircraft.")
-        _kind(group != lead, f"{name} cannot reactivate {'themselves' if _many(name) else 'itself'}.")
+        _kind(group != lead, f"{name} cannot reactivate {_self(name)}.")
         if not status(setup, state, group).markers.activated:
             raise StepRefused(
                 "target-not-activated", f"{name} {have(name)} not activated yet this turn.", "target"
@@ -402,8 +402,8 @@ def _points(count: int) -> str:
     return f"{count} damage point{'s' * (count != 1)}"
 
 
-def _many(name: str) -> bool:
-    return plural(name)
+def _self(name: str) -> str:
+    return "themselves" if plural(name) else "itself"
 
 
 def _verb(name: str, verb: str) -> str:
