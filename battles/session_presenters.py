@@ -1,8 +1,9 @@
 """A battle session in words for its pages: the two forces as cards, the turn, and each legal step as a
 button's label (``battles.sessions.selectors.session_view`` gives the ids and codes; pages never show them).
 
-A step that names a unit (an activation, an attack, a reactive attempt, a reserve placement) is offered on
-that unit's card, so a step is two taps away: the card, then the step. The others (initiative, who goes
+A step that names a unit (an activation, an attack, a reactive attempt, a reserve placement, a special
+action's command) is offered on that unit's card, so a step is two taps away: the card, then the step; a
+command is one button per command with its target picked from a list of names. The others (initiative, who goes
 first, a split of hits, a pilot's escape, pass, end of turn) are offered under "What now".
 """
 
@@ -34,6 +35,14 @@ ENDING_WORDS = {
     "turn_limit": "the mission's last turn was played",
     "concession": "a side conceded",
 }
+# The special actions' commands (rules.engine.battle.commands), as their buttons say them.
+COMMAND_WORDS = {
+    "makeshift_repair": "Makeshift repair",
+    "heal": "Get up: heal",
+    "rally": "Rally",
+    "ammo_drop": "Ammo drop",
+    "get_moving": "Get moving: reactivate",
+}
 # The suppression rank (0, 1, 2) in each rule set's words: RtZ's levels, the rulebook's markers.
 SUPPRESSION_WORDS = {True: ("", "suppressed", "pinned"), False: ("", "under fire", "suppressed")}
 
@@ -47,6 +56,7 @@ class Choice:
     kind: str
     rolls: bool = False
     attack: bool = False
+    targets: list[tuple[str, str]] = field(default_factory=list)  # a command's: (the step's JSON, a name)
 
 
 @dataclass
@@ -94,6 +104,9 @@ def step_label(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any
         return f"Attack {names.get(step['target'], 'the target')}" + (
             f" with {', '.join(used)}" if used else ""
         )
+    if kind == "special":
+        command = COMMAND_WORDS.get(step.get("command") or "", "Special action")
+        return f"{command}: {names.get(step.get('target') or '', 'a unit')}"
     if kind == "reactive":
         return "Try a reactive attack (two dice)"
     if kind == "hold-fire":
@@ -120,7 +133,7 @@ def step_label(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any
     return f"{kind.replace('-', ' ').capitalize()} {unit}".strip()
 
 
-_ROLLING = {"initiative", "attack", "reactive", "allocate", "escape"}
+_ROLLING = {"initiative", "attack", "reactive", "allocate", "escape", "special"}
 
 
 def choice_of(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any] | None = None) -> Choice:
@@ -184,11 +197,30 @@ def cards(
         if lead in found:
             found[lead].parts.append(units[rider])
             found[rider] = found[lead]
+    commands: dict[tuple[str, str], Choice] = {}
     for step in legal:
         key = step.get("unit")
-        if key in found:
+        if key not in found:
+            continue
+        if step["kind"] == "special":
+            _add_command(found[key], commands, step, state)
+        else:
             found[key].choices.append(choice_of(step, state, setup))
     return by_side
+
+
+def _add_command(
+    card: Card, commands: dict[tuple[str, str], Choice], step: dict[str, Any], state: dict[str, Any]
+) -> None:
+    """One button per command on the unit's card, its targets a list of names."""
+    key = (str(step.get("unit")), str(step.get("command")))
+    choice = commands.get(key)
+    if choice is None:
+        label = COMMAND_WORDS.get(key[1], "Special action")
+        choice = commands[key] = Choice(label=label, step="", kind="special", rolls=True)
+        card.choices.append(choice)
+    name = _names(state).get(step.get("target") or "", "a unit")
+    choice.targets.append((json.dumps(step, separators=(",", ":")), name))
 
 
 def general_choices(state: dict[str, Any], legal: list[dict[str, Any]]) -> list[Choice]:
@@ -223,7 +255,14 @@ def turn_words(state: dict[str, Any]) -> str:
         if reaction is not None:
             unit = names.get(reaction["unit"], "A unit")
             return f"{unit} of {_player(state, reaction['side'])} may attack in reaction."
-        return f"{names.get(activation['unit'], 'A unit')} of {_player(state, activation['side'])} is activating."
+        left = activation.get("specials_left") or 0
+        still = f" ({left} special action{'s' * (left != 1)} left)" if left else ""
+        unit = names.get(activation["unit"], "A unit")
+        return f"{unit} of {_player(state, activation['side'])} is activating{still}."
+    if state.get("reactivating"):
+        again = next((item for item in state["units"] if item["id"] == state["reactivating"]), None)
+        if again is not None:
+            return f"{again['name']} of {_player(state, again['side'])} got moving: it activates again now."
     words = PHASE_WORDS.get(state["phase"], "")
     return words.format(
         initiative=_player(state, state["initiative"]) if state["initiative"] else "",

@@ -50,7 +50,7 @@ SPECIAL_TRAITS: Mapping[str, WeaponTrait] = {
 # Weapon specials that say a unit skill names this weapon (the request's per-weapon flags).
 SPECIAL_FLAGS: Mapping[str, str] = {"expert": "expert", "savage animal": "savage_animal"}
 
-# Unit skills -> the engine's skills (the ones that change an attack's dice).
+# Unit skills -> the engine's skills (the ones that change an attack's dice, and the command skills).
 SKILLS: Mapping[str, Skill] = {
     "damage resilient": Skill.DAMAGE_RESILIENT,
     "cheat death": Skill.CHEAT_DEATH,
@@ -64,6 +64,13 @@ SKILLS: Mapping[str, Skill] = {
     "flying": Skill.FLYING,
     "fighting spirit": Skill.FIGHTING_SPIRIT,
     "and stay down": Skill.AND_STAY_DOWN,
+    # What the battle's special actions read (docs/battle-engine.md, "Special actions").
+    "officer": Skill.OFFICER,
+    "medic": Skill.MEDIC,
+    "combat medic": Skill.MEDIC,
+    "mechanic": Skill.MECHANIC,
+    "makeshift repair": Skill.MAKESHIFT_REPAIR,
+    "command squad": Skill.COMMAND_SQUAD,
 }
 # Unit skills that name one of the unit's weapons ("Expert: Flamethrower"), read per weapon.
 WEAPON_SKILLS = frozenset({"expert", "power scope"})

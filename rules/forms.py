@@ -39,7 +39,7 @@ from rules.engine.requests import (
 )
 from rules.engine.ruleset import SWITCHES
 from rules.engine.state import ARMOUR_RANGE, UnitKind
-from rules.engine.targets import AircraftMove, Fortification, Height, Skill
+from rules.engine.targets import COMMAND_SKILLS, AircraftMove, Fortification, Height, Skill
 from rules.engine.weather import Severity
 from rules.selectors import OddsChoices
 
@@ -50,7 +50,11 @@ ARMOURS = [(str(n), str(n)) for n in range(1, 8)]
 WEAPON_KINDS = [(kind.value, kind.value.replace("_", " ").capitalize()) for kind in WeaponKind]
 WEAPON_KINDS = [choice for choice in WEAPON_KINDS if choice[0] != WeaponKind.IMPROVISED.value]
 TRAITS = [(trait.value, trait.value.replace("_", " ").capitalize()) for trait in WeaponTrait]
-SKILL_CHOICES = [(skill.value, skill.value.replace("_", " ").capitalize()) for skill in Skill]
+SKILL_CHOICES = [
+    (skill.value, skill.value.replace("_", " ").capitalize())
+    for skill in Skill
+    if skill not in COMMAND_SKILLS
+]
 RULESETS = [("rtz", "Return to Zverograd"), ("rulebook", "Rulebook")]
 SWITCH_LABELS: Mapping[str, str] = {
     name: name.removesuffix("_rtz").replace("_", " ").capitalize() for name in SWITCHES

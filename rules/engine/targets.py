@@ -32,6 +32,13 @@ class Skill(StrEnum):
     FLYING = "flying"
     FIGHTING_SPIRIT = "fighting_spirit"
     AND_STAY_DOWN = "and_stay_down"
+    # Command skills: no effect on an attack's dice; the battle referee's special actions read them
+    # (rules/engine/battle/commands.py).
+    OFFICER = "officer"
+    MEDIC = "medic"
+    MECHANIC = "mechanic"
+    MAKESHIFT_REPAIR = "makeshift_repair"
+    COMMAND_SQUAD = "command_squad"  # an officer, a medic and a mechanic among its soldiers
 
 
 class Fortification(StrEnum):
@@ -67,6 +74,10 @@ _E = TypeVar("_E", bound=StrEnum)
 
 # Skills that keep a unit out of suppression altogether (seed 004: Superhumans, Mindless, Mythos Creature).
 SUPPRESSION_IMMUNE = frozenset({Skill.SUPERHUMAN, Skill.MINDLESS, Skill.MYTHOS_CREATURE})
+# Skills only the battle's special actions read (the calculator does not offer them).
+COMMAND_SKILLS = frozenset(
+    {Skill.OFFICER, Skill.MEDIC, Skill.MECHANIC, Skill.MAKESHIFT_REPAIR, Skill.COMMAND_SQUAD}
+)
 
 
 @dataclass(frozen=True)

@@ -373,3 +373,33 @@ def test_every_battlescribe_weapon_converts_and_its_odds_compute(bsdata):
     for label, attack in requests:
         odds = referee_odds({"attack": attack, "ruleset": {"name": "rtz"}})
         assert 0 <= odds["p_destroyed"] <= 1, label
+
+
+def test_it_keeps_the_command_skills_for_the_battles_special_actions():
+    """Seed 004, Command actions and Skills: Officer, Mechanic, Makeshift Repair, Command Squad reach the engine's
+    unit (``matchup_cards.matchup_unit`` and a battle's setup read ``unit_target``), Combat Medic as a medic."""
+    squad = Unit(
+        name="Grenadier Command Squad",
+        unit_type="infantry",
+        armour=1,
+        model_count=5,
+        damage=5,
+        skills=["Command Squad", {"name": "Combat Medic"}],
+    )
+    tank = Unit(
+        name="Panzer", unit_type="vehicle", armour=5, model_count=1, damage=6, skills=["Makeshift Repair"]
+    )
+    officer = Unit(
+        name="Sigrid",
+        unit_type="infantry",
+        armour=2,
+        model_count=1,
+        damage=3,
+        hero=True,
+        skills=["Officer", "Mechanic"],
+    )
+
+    assert unit_target(squad)["skills"] == ["command_squad", "medic"]
+    assert unit_target(tank)["skills"] == ["makeshift_repair"]
+    assert unit_target(officer)["skills"] == ["officer", "mechanic"]
+    assert unit_skills(officer)[1] == []

@@ -6,6 +6,7 @@
 - ``apply(setup, state, step) -> BattleState``, refusing with ``StepRefused(code, message)``;
   ``replay(setup, steps)`` folds them from ``initial_state(setup)``;
 - ``legal_steps(setup, state)``: what may happen next;
+- ``special`` steps: the command actions a unit's special actions give (``commands``);
 - ``attack_request(setup, state, attack_step)``: the engine's request an attack would roll, for its odds;
 - ``report_from_state(setup, state)``: what the battle report needs.
 """
@@ -24,6 +25,7 @@ from .steps import (
     Attack,
     AttackConditions,
     ChooseFirst,
+    Command,
     Concede,
     EndActivation,
     EndTurn,
@@ -34,6 +36,7 @@ from .steps import (
     Pass,
     PlaceInReserve,
     Reactive,
+    Special,
     Step,
     WeaponUse,
     step_from_dict,
@@ -52,6 +55,7 @@ __all__ = [
     "BattleSetup",
     "BattleState",
     "ChooseFirst",
+    "Command",
     "Concede",
     "EndActivation",
     "EndTurn",
@@ -65,6 +69,7 @@ __all__ = [
     "PlaceInReserve",
     "Reactive",
     "SideSetup",
+    "Special",
     "Step",
     "StepRefused",
     "UnitSetup",

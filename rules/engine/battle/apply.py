@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from rules.engine.dice import DiceRoller
 
-from . import actions, turn
+from . import actions, commands, turn
 from .errors import StepRefused
 from .flow import settle, waiting
 from .rolls import OutOfDiceError, finish, out_of_dice, roller_for
@@ -27,6 +27,7 @@ from .steps import (
     Pass,
     PlaceInReserve,
     Reactive,
+    Special,
     Step,
 )
 
@@ -42,6 +43,7 @@ HANDLERS: Mapping[type[Step], Handler] = {
     Concede: turn.concede,
     MissionScore: turn.mission,
     Attack: actions.attack,
+    Special: commands.special,
     HoldFire: actions.hold_fire,
     Reactive: actions.reactive,
     Allocate: actions.allocate,
@@ -66,13 +68,14 @@ def apply(setup: BattleSetup, state: BattleState, step: Step) -> BattleState:
         raise StepRefused("battle-over", "The battle is over: no more steps.")
     if state.pending and not isinstance(step, _WHILE_WAITING):
         raise StepRefused("decision-waiting", waiting(setup, state))
+    commands.check_reactivation(setup, state, step)
     roller = roller_for(getattr(step, "seed", None), getattr(step, "faces", None))
     try:
         after, text = HANDLERS[type(step)](setup, state, step, roller)
     except OutOfDiceError as error:
         raise out_of_dice(error) from None
     dice = finish(roller)
-    after = settle(setup, after)
+    after = settle(setup, commands.after_step(setup, state, after, step))
     entry = LogEntry(
         step=state.steps + 1,
         by=step.by,

@@ -125,7 +125,10 @@ def settle(setup: BattleSetup, state: BattleState) -> BattleState:
     if activation is not None:
         gone = not status(setup, state, activation.unit).in_play
         finished = (
-            not activation.attack_left and activation.reaction is None and not reaction_window(activation)
+            not activation.attack_left
+            and activation.reaction is None
+            and not reaction_window(activation)
+            and not activation.specials_left
         )
         if gone or finished:
             state = close(setup, state)

@@ -21,7 +21,7 @@ from rules.engine.state import UnitKind
 from rules.engine.suppression import RallyKind, needs_rally, restrictions
 from rules.engine.weapons import WeaponTrait
 
-from . import combat, criticals
+from . import combat, commands, criticals
 from .errors import StepRefused
 from .flow import reaction_window
 from .setup import SIDES, BattleSetup, other
@@ -69,6 +69,10 @@ _HELD_PLANS = (
 _AIRCRAFT_PLANS = ((Action.MOVE, Action.ATTACK), (Action.MARCH,))
 _MOVES = frozenset({Action.MOVE, Action.MARCH})
 _HELD_AIRCRAFT_PLANS = ((Action.NOTHING, Action.MOVE),)
+# Offered to a unit that can give a command (commands.py).
+_COMMAND_PLANS = ((Action.SPECIAL, Action.SPECIAL), (Action.MOVE, Action.SPECIAL))
+_HELD_COMMAND_PLANS = ((Action.NOTHING, Action.SPECIAL),)
+_AIRCRAFT_COMMAND_PLANS = ((Action.MOVE, Action.SPECIAL),)  # an officer flying it: it moves first
 
 
 def legal_steps(setup: BattleSetup, state: BattleState) -> list[Step]:
@@ -114,7 +118,7 @@ def _activations(setup: BattleSetup, state: BattleState, side: str) -> list[Step
     found: list[Step] = []
     for lead in groups(setup, state, side):
         markers = status(setup, state, lead).markers
-        if markers.activated:
+        if markers.activated or state.reactivating not in (None, lead):
             continue
         held = markers.stunned or needs_rally(markers, setup.ruleset, RallyKind.ACTIVATION)
         aircraft = setup.unit(lead).base.unit_class is UnitKind.AIRCRAFT
@@ -125,12 +129,17 @@ def _activations(setup: BattleSetup, state: BattleState, side: str) -> list[Step
             if held
             else _PLANS
         )
+        if commands.available(setup, state, lead) and not (aircraft and held):
+            more = _AIRCRAFT_COMMAND_PLANS if aircraft else _HELD_COMMAND_PLANS if held else _COMMAND_PLANS
+            plans = (*plans, *more)
         for plan in plans:
             if markers.stunned and set(plan) & {Action.ATTACK, Action.SUSTAINED}:
                 continue
             if set(plan) & _MOVES and not criticals.may_move(setup, state, lead):
                 continue
             found.append(Activate(by=side, unit=lead, actions=plan))
+    if state.reactivating is not None:
+        return found  # the reactivated unit activates now: nothing else, no pass
     for unit_id in returnable(setup, state, side):
         aircraft = setup.unit(unit_id).base.unit_class is UnitKind.AIRCRAFT
         found += [
@@ -156,6 +165,7 @@ def _inside_activation(setup: BattleSetup, state: BattleState) -> list[Step]:
     found: list[Step] = []
     if activation.attack_left:
         found += _attacks(setup, state, activation.side, activation.unit, reactive=False)
+    found += commands.candidates(setup, state, activation)
     if reaction_window(activation):
         found += _reactions(setup, state, other(activation.side))
     found.append(EndActivation(by=activation.side))

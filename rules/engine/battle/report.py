@@ -81,6 +81,7 @@ def state_to_dict(setup: BattleSetup, state: BattleState) -> dict[str, Any]:
             "attack_left": activation.attack_left,
             "sustained": activation.sustained,
             "reaction_used": activation.reaction_used,
+            "specials_left": activation.specials_left,
             "reaction": None
             if activation.reaction is None
             else {
@@ -90,6 +91,7 @@ def state_to_dict(setup: BattleSetup, state: BattleState) -> dict[str, Any]:
             },
         },
         "pending": [_pending(item) for item in state.pending],
+        "reactivating": state.reactivating,
         "sides": {
             side: {
                 "player": setup.side(side).player,

@@ -93,6 +93,7 @@ class Activation:
     trigger: bool  # a move or march declared: one enemy unit may try to react
     reaction_used: bool = False
     reaction: Reaction | None = None
+    specials_left: int = 0  # declared special actions a command may still use (commands.py)
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,8 @@ class BattleState:
     ending: Ending | None = None
     steps: int = 0  # steps applied so far
     log: tuple[LogEntry, ...] = ()
+    reactivating: str | None = None  # a unit an officer's "get moving" lets activate next (commands.py)
+    reactivated: tuple[tuple[int, str], ...] = ()  # (turn, unit) of every reactivation granted
 
     def side(self, name: str) -> SideStatus:
         return self.sides[SIDES.index(name)]

@@ -41,6 +41,16 @@ class Action(StrEnum):
     SPECIAL = "special"
 
 
+class Command(StrEnum):
+    """The special actions the referee resolves (commands.py; docs/battle-engine.md, "Special actions")."""
+
+    MAKESHIFT_REPAIR = "makeshift_repair"  # a mechanic's, or a vehicle's own Makeshift Repair skill
+    HEAL = "heal"  # a medic's "get up"
+    RALLY = "rally"  # an officer's
+    AMMO_DROP = "ammo_drop"  # an officer's
+    GET_MOVING = "get_moving"  # an officer's reactivation
+
+
 # Actions each declaration uses: a march move and a sustained attack take two.
 ACTION_COST = {Action.MARCH: 2, Action.SUSTAINED: 2}
 
@@ -106,6 +116,18 @@ class Attack(Step):
     conditions: AttackConditions = field(default_factory=AttackConditions)
     sustained: bool = False  # a reaction's attack only: sustained, as two successes allow
     sustained_close_combat: bool = False
+    seed: int | None = None
+    faces: tuple[Face, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Special(Step):
+    """One declared special action of the activating unit used for a command, at a unit of its side."""
+
+    kind: ClassVar[str] = "special"
+    unit: str = ""
+    command: str = Command.RALLY.value
+    target: str = ""
     seed: int | None = None
     faces: tuple[Face, ...] | None = None
 
@@ -179,6 +201,7 @@ STEP_TYPES: Mapping[str, type[Step]] = {
         ChooseFirst,
         Activate,
         Attack,
+        Special,
         HoldFire,
         Reactive,
         Allocate,
@@ -191,7 +214,7 @@ STEP_TYPES: Mapping[str, type[Step]] = {
         Concede,
     )
 }
-ROLLING = (Initiative, Activate, Attack, Reactive, Allocate, Escape)
+ROLLING = (Initiative, Activate, Attack, Special, Reactive, Allocate, Escape)
 
 
 def with_seed(step: Step, seed: int) -> Step:
@@ -322,7 +345,7 @@ def _weapon_uses(value: object, path: str) -> tuple[WeaponUse, ...]:
 
 
 def _choice(value: object, path: str, kinds: type[StrEnum]) -> str:
-    if value not in {kind.value for kind in kinds}:
+    if not isinstance(value, str) or value not in {kind.value for kind in kinds}:  # a list is no choice
         raise _error(path, f"must be one of {', '.join(kind.value for kind in kinds)}")
     return str(value)
 
@@ -368,6 +391,7 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "actions": _actions,
     "weapons": _weapon_uses,
     "conditions": _conditions,
+    "command": lambda value, path: _choice(value, path, Command),
     "sustained": _flag,
     "sustained_close_combat": _flag,
     "blocked": _flag,

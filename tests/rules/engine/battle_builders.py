@@ -114,22 +114,23 @@ def battle(
 
 
 def mixed_battle(*, rtz: bool = False, turn_limit: int = 4) -> dict[str, Any]:
-    """Each side: a squad with a joined hero, a walker with its pilot, two more squads."""
+    """Each side: a squad with a joined hero, a walker with its pilot, two more squads; officers, a medic,
+    a mechanic, a command squad and a vehicle that repairs itself give the special actions their turn."""
     attacker = [
         squad("a1", "Grenadiers", weapons=[dict(RIFLES), CLAWS]),
-        hero("a2", "Sigrid", joined_to="a1"),
-        walker("a3", "Ludwig", weapons=[LASER, ROCKETS]),
-        hero("a4", "Hermann", pilot_of="a3"),
+        hero("a2", "Sigrid", joined_to="a1", skills=["officer", "medic"]),
+        walker("a3", "Ludwig", weapons=[LASER, ROCKETS], skills=["makeshift_repair"]),
+        hero("a4", "Hermann", pilot_of="a3", skills=["mechanic"]),
         squad("a5", "Laser Grenadiers", armour=3, weapons=[dict(LASER, count=2)], models=2),
         squad("a6", "Zombies", models=4, weapons=[CLAWS], skills=["mindless"]),
     ]
     defender = [
         squad("d1", "Ranger Squad", weapons=[dict(RIFLES), MG]),
-        hero("d2", "Rosie", joined_to="d1"),
+        hero("d2", "Rosie", joined_to="d1", skills=["officer"]),
         walker("d3", "Pounder", weapons=[CANNON, MG]),
         hero("d4", "Joe", pilot_of="d3"),
         squad("d5", "Gorillas", armour=3, models=3, weapons=[CLAWS]),
-        squad("d6", "Recon Boys", models=4),
+        squad("d6", "Recon Boys", models=4, skills=["command_squad"]),
     ]
     return battle(attacker, defender, rtz=rtz, turn_limit=turn_limit, reserves=(2, 2))
 
@@ -194,8 +195,9 @@ def setup_of(data: dict[str, Any]) -> BattleSetup:
 _FACES = ("BLOC", "TARGET", "SHIELD")
 _KINDS = (
     "initiative", "first", "activate", "attack", "hold-fire", "reactive", "allocate", "escape",
-    "reserve", "end-activation", "pass", "mission", "end-turn", "concede",
+    "reserve", "end-activation", "pass", "mission", "end-turn", "concede", "special",
 )  # fmt: skip
+_COMMANDS = ("makeshift_repair", "heal", "rally", "ammo_drop", "get_moving")
 
 
 def random_step(pick: random.Random, ids: list[str]) -> Step:
@@ -213,13 +215,15 @@ def random_step(pick: random.Random, ids: list[str]) -> Step:
             data.update(attacker_faces=faces(5), defender_faces=faces(5))
     elif kind == "first":
         data["first"] = pick.choice(("attacker", "defender"))
-    elif kind in {"activate", "reactive", "attack", "allocate", "escape"}:
+    elif kind in {"activate", "reactive", "attack", "allocate", "escape", "special"}:
         if pick.random() < 0.6:
             data["seed"] = pick.randrange(1000)
         elif pick.random() < 0.8:
             data["faces"] = faces(12)
-    if kind in {"activate", "reactive", "attack", "reserve"}:
+    if kind in {"activate", "reactive", "attack", "reserve", "special"}:
         data["unit"] = pick.choice(ids)
+    if kind == "special":
+        data.update(command=pick.choice(_COMMANDS), target=pick.choice(ids))
     if kind == "activate":
         actions = ("nothing", "move", "march", "attack", "sustained", "special")
         data["actions"] = [pick.choice(actions) for _ in range(pick.randrange(4))]

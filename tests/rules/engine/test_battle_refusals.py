@@ -39,6 +39,7 @@ from rules.engine.state import RtzLevel
 from rules.engine.targets import CriticalHit
 
 from .battle_builders import CLAWS, PISTOL, ROCKETS, battle, hero, squad, struck, vehicle_hunted, walker
+from .test_battle_commands import COMMAND_CASES
 
 B, T, S = Face.BLOC, Face.TARGET, Face.SHIELD
 FLAK = {"name": "Flak", "line": {"infantry": "8/AK", "vehicle": "8/AK", "aircraft": "8/AK"}}
@@ -352,6 +353,7 @@ CASES: dict[str, Case] = {
     "dice-both": _fresh(Initiative(by="attacker", seed=1, attacker_faces=(B, B, B))),
     "dice-too-few": _fresh(Initiative(by="attacker", attacker_faces=(B,), defender_faces=(S, S, S))),
     "dice-too-many": _fresh(Initiative(by="attacker", attacker_faces=(B, B, B, B), defender_faces=(S, S, S))),
+    **COMMAND_CASES,  # the special actions' refusals (seed 004, Command actions)
 }
 
 
