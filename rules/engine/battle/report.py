@@ -130,6 +130,7 @@ def _unit(setup: BattleSetup, state: BattleState, unit_id: str, found: UnitStatu
         "critical_effects": criticals.effects(setup, state, unit_id),
         "fortification": unit.fortification.value,
         "hero": unit.hero,
+        "commissar": unit.commissar,
         "ap": unit.ap,
     }
 
@@ -140,7 +141,7 @@ def _pending(item: PendingAllocation | PendingEscape) -> dict[str, Any]:
             "kind": "allocate",
             "side": item.side,
             "squad": item.squad,
-            "hero": item.hero,
+            "riders": list(item.riders),
             "unsaved": [unsaved for _, unsaved in item.lines],
         }
     return {"kind": "escape", "side": item.side, "pilot": item.pilot, "vehicle": item.vehicle}

@@ -25,7 +25,7 @@ def refused_field(data: dict[str, Any]) -> str:
 def test_it_builds_the_two_forces_with_their_heroes_and_pilots() -> None:
     """Seed 004, Heroes and Piloting vehicles: a joined hero and a pilot belong to their host's group."""
     setup = setup_of(mixed_battle())
-    assert setup.joined_hero == {"a1": "a2", "d1": "d2"}
+    assert setup.riders == {"a1": ("a2",), "d1": ("d2",)}
     assert setup.pilot == {"a3": "a4", "d3": "d4"}
     assert setup.mission.reserves == (2, 2)
     assert setup.unit("d5").base.armour == 3
