@@ -6,24 +6,15 @@ from typing import Any
 
 import pytest
 
-from armies.services import army_lists as lists
 from battles.sessions.friendly import list_snapshot
 from battles.sessions.setup import _links_the_engine_takes, snapshot_units
 from rules.engine.battle import setup_from_dict
-from tests.factories import ArmyListFactory, UserFactory
+from tests.battles.session_play import army_with_riders
+from tests.factories import UserFactory
 
 
 def army(catalogue: Any, bloc: str, units: tuple[str, ...], joins: dict[str, str]) -> Any:
-    """A list of ``units``, each key of ``joins`` joined to the entry of the unit it names."""
-    army_list = ArmyListFactory(owner=UserFactory(), catalogue=catalogue, bloc=bloc)
-    for unit in units:
-        lists.army_list_add_unit(army_list=army_list, unit_key=unit)
-    army_list.refresh_from_db()
-    entries = {entry["unit"]: entry["id"] for entry in army_list.content["entries"]}
-    for rider, host in joins.items():
-        lists.army_list_update_entry(army_list=army_list, entry_id=entries[rider], joined_to=entries[host])
-    army_list.refresh_from_db()
-    return army_list
+    return army_with_riders(UserFactory(), catalogue, bloc, units, joins)
 
 
 @pytest.mark.django_db

@@ -114,6 +114,7 @@ def _unit(setup: BattleSetup, state: BattleState, unit_id: str, found: UnitStatu
         "id": unit.id,
         "name": unit.name,
         "side": unit.side,
+        "unit_class": unit.base.unit_class.value,
         "models": models_left(found.remaining, unit.base.damage_per_model),
         "damage_left": found.remaining,
         "capacity": unit.capacity,
@@ -143,5 +144,6 @@ def _pending(item: PendingAllocation | PendingEscape) -> dict[str, Any]:
             "squad": item.squad,
             "riders": list(item.riders),
             "unsaved": [unsaved for _, unsaved in item.lines],
+            "weapons": [item.request.weapons[index].name for index, _ in item.lines],
         }
     return {"kind": "escape", "side": item.side, "pilot": item.pilot, "vehicle": item.vehicle}
