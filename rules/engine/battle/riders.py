@@ -244,6 +244,6 @@ def back_from_reserve(setup: BattleSetup, state: BattleState, squad: str, marker
             state = with_unit(
                 setup, state, rider,
                 remaining=fresh.remaining, ammo=fresh.ammo, loaded=fresh.loaded, in_reserve=False,
-                eliminated=False, critical_hits=frozenset(), markers=markers,
+                eliminated=False, critical_hits=frozenset(), markers=evolve(markers, activating=False),
             )  # fmt: skip
     return state

@@ -219,6 +219,13 @@ def activate(
     found = status(setup, state, step.unit)
     returning = found.in_reserve
     if returning:
+        squad = riders.rides_to_reserve(setup, step.unit)
+        if squad is not None:
+            raise StepRefused(
+                "reserve-with-squad",
+                f"{unit.name} comes back from reserve with {setup.unit(squad).name}, never on {their(unit.name)} own.",
+                "unit",
+            )
         if found.eliminated_turn >= state.turn:
             raise StepRefused(
                 "reserve-too-early",

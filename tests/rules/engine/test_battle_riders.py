@@ -321,6 +321,9 @@ def test_it_sends_the_commissar_to_reserve_with_his_squad_and_brings_him_back_wh
     state = _to_next_turn(setup, state)
     back = [s for s in legal_steps(setup, state) if isinstance(s, Activate) and s.unit in {"d1", "d4"}]
     assert {step.unit for step in back} == {"d1"}
+    alone = refusal(setup, state, Activate(by="defender", unit="d4", actions=(Action.MOVE,)))
+    assert alone.code == "reserve-with-squad"
+    assert "Rangers" in alone.message
     state = apply(setup, state, Activate(by="defender", unit="d1", actions=(Action.MOVE,)))
     assert status(setup, state, "d1").remaining == 5
     assert status(setup, state, "d4").remaining == 1
