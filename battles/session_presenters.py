@@ -65,14 +65,22 @@ def _player(state: dict[str, Any], side: str) -> str:
     return str(state["sides"][side]["player"] or side)
 
 
-def group_weapons(setup: dict[str, Any], unit_id: str) -> list[str]:
+def group_weapons(setup: dict[str, Any], unit_id: str, state: dict[str, Any] | None = None) -> list[str]:
     """The weapon names of a unit's group as an attack's ``index`` counts them: its own, then each rider's
-    (heroes and commissar joined to it, in the setup's order)."""
+    still beside it in ``state`` (heroes and commissar joined to it, in the setup's order)."""
     units = [unit for side in SIDES for unit in setup.get(side, {}).get("units", [])]
+    now = {unit["id"]: unit for unit in (state or {}).get("units", [])}
+
+    def rides(unit: dict[str, Any]) -> bool:
+        found = now.get(unit["id"])
+        if found is None:
+            return True
+        return found.get("joined_to") == unit_id and not found["eliminated"] and not found["in_reserve"]
+
     own = [unit for unit in units if unit["id"] == unit_id]
-    heroes = [unit for unit in units if unit.get("joined_to") == unit_id]
+    riders = [unit for unit in units if unit.get("joined_to") == unit_id and rides(unit)]
     return [
-        str(weapon.get("name", "a weapon")) for unit in own + heroes for weapon in unit.get("weapons", [])
+        str(weapon.get("name", "a weapon")) for unit in own + riders for weapon in unit.get("weapons", [])
     ]
 
 
@@ -87,7 +95,7 @@ def step_label(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any
     if kind == "activate":
         return "Declare: " + ", then ".join(ACTION_WORDS.get(action, action) for action in step["actions"])
     if kind == "attack":
-        arms = group_weapons(setup or {}, step["unit"])
+        arms = group_weapons(setup or {}, step["unit"], state)
         used = [
             arms[use["index"]] if use["index"] < len(arms) else "a weapon"
             for use in step.get("weapons") or []

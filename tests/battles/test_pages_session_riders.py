@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from battles.session_presenters import step_label
 from battles.sessions.friendly import session_join_friendly, session_start_friendly
 from battles.sessions.models import BattleSession, SessionStep
 from battles.sessions.selectors import live_state
@@ -134,3 +135,37 @@ def test_it_refuses_a_split_that_is_not_a_number_beside_the_field(table: dict[st
 
     assert "whole number of hits" in answer.content.decode()
     assert not SessionStep.objects.filter(session=session, number=session.version + 1).exists()
+
+
+def test_it_names_the_weapons_of_the_riders_still_beside_the_squad() -> None:
+    """Once a rider has fallen its weapons leave the group, and the next rider's take their numbers."""
+    setup = {
+        "attacker": {
+            "units": [
+                {"id": "a-1", "weapons": [{"name": "Rifles"}]},
+                {"id": "a-2", "joined_to": "a-1", "weapons": [{"name": "Long Rifle"}]},
+                {"id": "a-3", "joined_to": "a-1", "weapons": [{"name": "Trench Sweeper"}]},
+            ]
+        },
+        "defender": {"units": [{"id": "d-1", "weapons": []}]},
+    }
+
+    def unit(unit_id: str, name: str, *, fallen: bool = False) -> dict[str, Any]:
+        joined = None if unit_id in ("a-1", "d-1") else "a-1"
+        return {"id": unit_id, "name": name, "joined_to": joined, "eliminated": fallen, "in_reserve": False}
+
+    state = {
+        "units": [
+            unit("a-1", "Marines"),
+            unit("a-2", "Wren", fallen=True),
+            unit("a-3", "Jude"),
+            unit("d-1", "Scouts"),
+        ],
+        "sides": {},
+        "pending": [],
+    }
+    step = {"kind": "attack", "by": "attacker", "unit": "a-1", "target": "d-1", "weapons": [{"index": 1}]}
+
+    assert step_label(step, state, setup) == "Attack Scouts with Trench Sweeper"
+    state["units"][1]["eliminated"] = False
+    assert step_label(step, state, setup) == "Attack Scouts with Long Rifle"

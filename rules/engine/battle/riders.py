@@ -199,8 +199,13 @@ def allocate(
             tallies[part].remaining = 1
             told.append((f"{setup.unit(part).name} cheated death", -1))
         state = combat.hurt(setup, state, part, tallies[part].remaining, stunned=bool(cheated), by=by)
+    still = [rider for rider in commissars if not status(setup, state, rider).eliminated]
     state = combat.hurt(setup, state, pending.squad, tallies[pending.squad].remaining, stunned=False, by=by)
     text = _losses(told)
+    squad_name = setup.unit(pending.squad).name
+    for rider in (rider for rider in pending.riders if rider in still):
+        if status(setup, state, rider).eliminated:
+            text += f" {setup.unit(rider).name} fell with {squad_name}."
     if pending.strike_back:
         state, back = combat.strike_back(
             setup, state, request, pending.attacker, pending.squad, squad_standing, roller

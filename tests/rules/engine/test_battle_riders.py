@@ -291,6 +291,7 @@ def test_it_eliminates_the_commissar_with_his_squad_and_lets_the_heroes_play_on(
     assert status(setup, state, "d4").eliminated
     assert list(groups(setup, state, "defender")) == ["d2", "d3", "d5"]
     assert state.side("attacker").victory_points == 20 + 5
+    assert "Vera fell with Rangers." in state.log[-1].text
     report = report_from_state(setup, state)
     assert sorted(report["defender"]["lost"]) == ["d1", "d4"]
 
