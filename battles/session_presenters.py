@@ -171,6 +171,7 @@ def allocation_form(state: dict[str, Any], legal: list[dict[str, Any]]) -> dict[
         "squad_damage_left": squad["damage_left"],
         "riders": riders,
         "lines": lines,
+        "hits": ", ".join(f"{line['unsaved']} from {line['weapon']}" for line in lines if line["unsaved"]),
         "step": json.dumps(template, separators=(",", ":")),
     }
 

@@ -92,8 +92,11 @@ def test_it_offers_the_split_to_each_part_still_standing(table: dict[str, Any]) 
     shown = text(html)
 
     assert "Split the hits among Gulfport Marine Squad, Wren Calloway and Jude Calloway" in shown
-    assert 'name="hits-0-0"' in html
-    assert 'name="hits-1-0"' in html
+    # A number for each rider and each weapon line with unsaved hits.
+    _setup, state = live_state(session)
+    lines = [i for i, (_, unsaved) in enumerate(state.pending[0].lines) if unsaved]  # type: ignore[union-attr]
+    inputs = sorted(re.findall(r'name="(hits-\d+-\d+)"', html))
+    assert inputs == sorted(f"hits-{rider}-{line}" for rider in (0, 1) for line in lines)
     assert "Give 1 unsaved hit to Wren Calloway, the rest to Gulfport Marine Squad" in shown
     assert "Give 1 unsaved hit to Jude Calloway, the rest to Gulfport Marine Squad" in shown
     assert "Give every unsaved hit to Gulfport Marine Squad" in shown
