@@ -21,6 +21,9 @@ Rulings where the texts leave room (docs/battle-reports.md says them too):
   eliminated (``rules.engine.victory``'s reading, which the battle sessions'
   reports follow);
 - heroes and strongpoint units never go to reserve;
+- a commissar joined to a squad is never placed himself: he goes to reserve and comes back with his
+  squad (seed 004, Commissar), so his entry may be lost once more than his side's placements in all
+  (the report does not say whom he joined);
 - a concession ends the battle at once: the side that conceded loses, whatever
   the victory points (which are still counted, for the standings).
 """
@@ -72,6 +75,7 @@ class Entry:
     paid_ap: int
     hero: bool = False
     strongpoint_unit: bool = False
+    commissar: bool = False  # comes back from reserve with the squad he joined
 
 
 @dataclass(frozen=True)
@@ -162,7 +166,8 @@ def _side_problems(side: str, facts: SideFacts, reserve_limit: int) -> list[Fiel
                 f"{lost[entry_id]}: a unit goes to reserve when it is eliminated",
             )
     for entry_id, times in lost.items():
-        if entry_id in known and times > placed[entry_id] + 1:
+        back = len(facts.reserves) if entry_id in known and known[entry_id].commissar else placed[entry_id]
+        if entry_id in known and times > back + 1:
             add(
                 f"{side}.lost",
                 "lost-too-often",

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import DurationField, ExpressionWrapper, F
 from django.utils import timezone
 
+from armies.validation import skills
 from battles import judging
 from battles.models import REASON_MAX_LENGTH, BattleReport, Ending, ReportStatus, Resolution
 from battles.notices import REPORT_CONFIRMED, REPORT_DISPUTED, REPORT_RESOLVED, REPORT_WAITING, report_link
@@ -74,6 +75,7 @@ def _entries(registration: Registration) -> list[judging.Entry]:
             paid_ap=int(row["paid_ap"]),
             hero=bool(cards.get(row["unit"], {}).get("hero")),
             strongpoint_unit=bool(cards.get(row["unit"], {}).get("strongpoint_unit")),
+            commissar=skills.COMMISSAR in skills.card_skills(cards.get(row["unit"], {})),
         )
         for row in registration.costs.get("entries", [])
     ]

@@ -4,7 +4,8 @@ button's label (``battles.sessions.selectors.session_view`` gives the ids and co
 A step that names a unit (an activation, an attack, a reactive attempt, a reserve placement, a special
 action's command) is offered on that unit's card, so a step is two taps away: the card, then the step; a
 command is one button per command with its target picked from a list of names. The others (initiative, who goes
-first, a split of hits, a pilot's escape, pass, end of turn) are offered under "What now".
+first, a split of hits, a pilot's escape, pass, end of turn) are offered under "What now"; a split of hits
+among a combined unit's parts also as a form with a number for each rider (``allocation_form``).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ class Choice:
 @dataclass
 class Card:
     unit: dict[str, Any]
-    parts: list[dict[str, Any]] = field(default_factory=list)  # a joined hero, a pilot: one combined unit
+    parts: list[dict[str, Any]] = field(default_factory=list)  # its riders (heroes, commissar) or its pilot
     choices: list[Choice] = field(default_factory=list)
 
 
@@ -74,14 +75,22 @@ def _player(state: dict[str, Any], side: str) -> str:
     return str(state["sides"][side]["player"] or side)
 
 
-def group_weapons(setup: dict[str, Any], unit_id: str) -> list[str]:
-    """The weapon names of a unit's group as an attack's ``index`` counts them: its own, then its joined
-    hero's."""
+def group_weapons(setup: dict[str, Any], unit_id: str, state: dict[str, Any] | None = None) -> list[str]:
+    """The weapon names of a unit's group as an attack's ``index`` counts them: its own, then each rider's
+    still beside it in ``state`` (heroes and commissar joined to it, in the setup's order)."""
     units = [unit for side in SIDES for unit in setup.get(side, {}).get("units", [])]
+    now = {unit["id"]: unit for unit in (state or {}).get("units", [])}
+
+    def rides(unit: dict[str, Any]) -> bool:
+        found = now.get(unit["id"])
+        if found is None:
+            return True
+        return found.get("joined_to") == unit_id and not found["eliminated"] and not found["in_reserve"]
+
     own = [unit for unit in units if unit["id"] == unit_id]
-    heroes = [unit for unit in units if unit.get("joined_to") == unit_id]
+    riders = [unit for unit in units if unit.get("joined_to") == unit_id and rides(unit)]
     return [
-        str(weapon.get("name", "a weapon")) for unit in own + heroes for weapon in unit.get("weapons", [])
+        str(weapon.get("name", "a weapon")) for unit in own + riders for weapon in unit.get("weapons", [])
     ]
 
 
@@ -96,7 +105,7 @@ def step_label(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any
     if kind == "activate":
         return "Declare: " + ", then ".join(ACTION_WORDS.get(action, action) for action in step["actions"])
     if kind == "attack":
-        arms = group_weapons(setup or {}, step["unit"])
+        arms = group_weapons(setup or {}, step["unit"], state)
         used = [
             arms[use["index"]] if use["index"] < len(arms) else "a weapon"
             for use in step.get("weapons") or []
@@ -112,8 +121,7 @@ def step_label(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any
     if kind == "hold-fire":
         return "Hold fire"
     if kind == "allocate":
-        hero = sum(step.get("hero_hits") or [])
-        return f"Give {hero} unsaved hit{'s' if hero != 1 else ''} to the hero, the rest to the squad"
+        return _split_label(step, state)
     if kind == "escape":
         return (
             "No free square beside the wreck: the pilot is lost"
@@ -131,6 +139,62 @@ def step_label(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any
     if kind == "concede":
         return f"Concede the battle for {_player(state, step['by'])}"
     return f"{kind.replace('-', ' ').capitalize()} {unit}".strip()
+
+
+def _split_label(step: dict[str, Any], state: dict[str, Any]) -> str:
+    """ "Give 2 unsaved hits to Wren, the rest to the Rangers", naming the parts of the unit hit."""
+    names = _names(state)
+    pending: dict[str, Any] = next((item for item in state["pending"] if item.get("kind") == "allocate"), {})
+    riders = [names.get(rider, "the hero") for rider in pending.get("riders", [])]
+    squad = names.get(pending.get("squad", ""), "the squad")
+    rows = step.get("rider_hits") or [step.get("hero_hits") or []]
+    given = [(rider, sum(row)) for rider, row in zip(riders or ["the hero"], rows, strict=False) if sum(row)]
+    if not given:
+        return f"Give every unsaved hit to {squad}"
+    shares = ", ".join(f"{count} unsaved hit{'s' if count != 1 else ''} to {rider}" for rider, count in given)
+    return f"Give {shares}, the rest to {squad}"
+
+
+def allocation_form(state: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The split of the waiting hits as a form, when the viewer makes it: for each rider of the unit hit, a
+    number of hits from each weapon line (the squad takes the rest); ``step`` is the step it completes."""
+    offered = next((step for step in legal if step["kind"] == "allocate"), None)
+    pending = state["pending"][0] if state["pending"] else None
+    if offered is None or pending is None or pending.get("kind") != "allocate":
+        return None
+    units = {unit["id"]: unit for unit in state["units"]}
+    weapons = pending.get("weapons") or ["a weapon"] * len(pending["unsaved"])
+    lines = [
+        {"weapon": name, "unsaved": unsaved}
+        for name, unsaved in zip(weapons, pending["unsaved"], strict=False)
+    ]
+    riders = [
+        {
+            "name": units[rider]["name"],
+            "what": _part_word(units[rider]),
+            "damage_left": units[rider]["damage_left"],
+            "inputs": [{"name": f"hits-{r}-{i}", **line} for i, line in enumerate(lines)],
+        }
+        for r, rider in enumerate(pending["riders"])
+    ]
+    template = {"kind": "allocate", "by": offered["by"], "rider_hits": [[0] * len(lines) for _ in riders]}
+    squad = units[pending["squad"]]
+    return {
+        "squad": squad["name"],
+        "squad_damage_left": squad["damage_left"],
+        "riders": riders,
+        "lines": lines,
+        "hits": ", ".join(f"{line['unsaved']} from {line['weapon']}" for line in lines if line["unsaved"]),
+        "step": json.dumps(template, separators=(",", ":")),
+    }
+
+
+def _part_word(unit: dict[str, Any]) -> str:
+    if unit.get("pilot_of"):
+        return "Pilot"
+    if unit.get("commissar"):
+        return "Hero and commissar" if unit.get("hero") else "Commissar"
+    return "Hero"
 
 
 _ROLLING = {"initiative", "attack", "reactive", "allocate", "escape", "special"}
@@ -176,8 +240,9 @@ def _unit_words(unit: dict[str, Any], rtz: bool) -> dict[str, Any]:
 def cards(
     state: dict[str, Any], legal: list[dict[str, Any]], *, setup: dict[str, Any]
 ) -> dict[str, list[Card]]:
-    """Each side's units as cards: a joined hero or a pilot rides on its squad's or vehicle's card (one
-    combined unit while the link holds), with the legal steps that name any of its units."""
+    """Each side's units as cards: the heroes and commissar joined to a squad, or a pilot, ride on the squad's
+    or vehicle's card (one combined unit while the link holds), with the legal steps that name any of its
+    units."""
     rtz = setup.get("ruleset", {}).get("name") == "rtz"
     units = {unit["id"]: _unit_words(unit, rtz) for unit in state["units"]}
     riders = {
@@ -195,7 +260,7 @@ def cards(
         by_side[unit["side"]].append(card)
     for rider, lead in riders.items():
         if lead in found:
-            found[lead].parts.append(units[rider])
+            found[lead].parts.append({**units[rider], "what": _part_word(units[rider])})
             found[rider] = found[lead]
     commands: dict[tuple[str, str], Choice] = {}
     for step in legal:
@@ -273,7 +338,7 @@ def turn_words(state: dict[str, Any]) -> str:
 def _pending_words(pending: dict[str, Any]) -> str:
     if pending.get("kind") == "escape":
         return "the pilot of a destroyed vehicle rolls to escape"
-    return "how the unsaved hits are split between the hero and the squad"
+    return "how the unsaved hits are split among the parts of the unit hit"
 
 
 def log_words(state: dict[str, Any]) -> list[dict[str, Any]]:

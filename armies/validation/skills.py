@@ -59,6 +59,17 @@ def split(name: str, param: str | None) -> tuple[str, str | None]:
     return canonical, param
 
 
+def card_skills(card: Mapping[str, object]) -> set[str]:
+    """A unit card's skills by their canonical names (its ``{"name": ...}`` entries, or bare names)."""
+    found = set()
+    raw = card.get("skills")
+    for skill in raw if isinstance(raw, list | tuple) else ():
+        name = skill.get("name") if isinstance(skill, Mapping) else skill
+        if isinstance(name, str):
+            found.add(split(name, None)[0])
+    return found
+
+
 def index(raw: Mapping[str, str | None]) -> dict[str, str | None]:
     folded: dict[str, str | None] = {}
     for name, param in raw.items():

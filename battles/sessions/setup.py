@@ -2,9 +2,10 @@
 
 Each list entry becomes the engine's unit through the matchup sheet's reading of a unit card
 (``rules.matchup_cards.matchup_unit``: the card's target block and its weapons, folded as the engine
-counts them), so the sheet and the session read a card the same way. The entry's own links (a hero
-``joined_to`` a squad, ``pilot_of`` a vehicle) and the AP paid for it come from the snapshot; unit
-ids are the entry ids prefixed by the side (``a-``, ``d-``), since two lists' entry ids collide.
+counts them), so the sheet and the session read a card the same way. The entry's own links (a hero or a
+commissar ``joined_to`` a squad, a hero ``pilot_of`` a vehicle) and the AP paid for it come from the
+snapshot, and whether it is a commissar or one of a pair of Siblings from its card's skills; unit ids
+are the entry ids prefixed by the side (``a-``, ``d-``), since two lists' entry ids collide.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from armies.validation import skills
 from campaign.engine.map import Fortification
 from campaign.engine.missions import Mission
 from core.errors import DomainError
@@ -64,33 +66,58 @@ def side_units(
             "joined_to": _unit_id(side, str(joined)) if joined and str(joined) in known else None,
             "pilot_of": _unit_id(side, str(piloted)) if piloted and str(piloted) in known else None,
             "strongpoint_unit": bool(card.get("strongpoint_unit")),
+            "commissar": skills.COMMISSAR in skills.card_skills(card),
+            "siblings": skills.SIBLINGS in skills.card_skills(card),
         })  # fmt: skip
     return _links_the_engine_takes(units)
 
 
 def _links_the_engine_takes(units: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Keep a ``joined_to`` or ``pilot_of`` only where the engine models it: one hero to a squad of infantry
-    of its armour, or to a vehicle. Ruling: a second hero joined to the same squad (a pair of Siblings),
-    a commissar (not a hero to the engine) or a link the engine cannot hold leaves that unit fighting on
-    its own; the list stays legal, the referee only counts it apart."""
+    """Keep a ``joined_to`` or ``pilot_of`` only where the engine models it (``rules.engine.battle.setup``):
+    heroes and commissars joined to a squad of infantry of their armour that is neither, at most one hero
+    (or a pair of Siblings) and one commissar to a squad, nobody beside a hero who is a commissar; a hero
+    piloting a vehicle, one to a vehicle. Ruling: a link the engine cannot hold (a third hero, a second
+    commissar, a hero beside Commissar Poon, a commissar of another armour...) is dropped, the later entry
+    in the list's order losing it: that unit fights on its own; the list stays as it was registered (its
+    verdict says what is wrong with it), the referee only counts the unit apart."""
     by_id = {unit["id"]: unit for unit in units}
-    taken: set[str] = set()
+    piloted: set[str] = set()
+    riders: dict[str, list[dict[str, Any]]] = {}
     for unit in units:
-        for link in ("joined_to", "pilot_of"):
-            host = by_id.get(unit[link]) if unit[link] else None
-            if unit[link] is None:
-                continue
-            infantry = host is not None and host["unit_class"] == "infantry"
-            fits = (
-                host is not None and bool(unit.get("hero")) and not host.get("hero") and host["id"] not in taken
-                and not (unit["joined_to"] and unit["pilot_of"])
-                and (infantry and host["armour"] == unit["armour"] if link == "joined_to" else not infantry)
-            )  # fmt: skip
-            if fits and host is not None:
-                taken.add(host["id"])
-            else:
-                unit[link] = None
+        if unit["joined_to"] and unit["pilot_of"]:
+            unit["pilot_of"] = None
+        host = by_id.get(unit["pilot_of"]) if unit["pilot_of"] else None
+        if (
+            host is not None
+            and unit.get("hero")
+            and host["unit_class"] != "infantry"
+            and host["id"] not in piloted
+        ):
+            piloted.add(host["id"])
+        else:
+            unit["pilot_of"] = None
+        host = by_id.get(unit["joined_to"]) if unit["joined_to"] else None
+        if host is not None and _may_ride(unit, host, riders.get(host["id"], [])):
+            riders.setdefault(host["id"], []).append(unit)
+        else:
+            unit["joined_to"] = None
     return units
+
+
+def _may_ride(unit: Mapping[str, Any], host: Mapping[str, Any], aboard: list[dict[str, Any]]) -> bool:
+    hero, commissar = bool(unit.get("hero")), bool(unit.get("commissar"))
+    if not (hero or commissar) or host.get("hero") or host.get("commissar"):
+        return False
+    if host["unit_class"] != "infantry" or host["armour"] != unit["armour"]:
+        return False
+    if any(other.get("hero") and other.get("commissar") for other in aboard) or (
+        hero and commissar and aboard
+    ):
+        return False
+    heroes = [other for other in aboard if other.get("hero")]
+    if hero and heroes and not (len(heroes) == 1 and heroes[0].get("siblings") and unit.get("siblings")):
+        return False
+    return not (commissar and any(other.get("commissar") for other in aboard))
 
 
 def fielded_fortification(mission: Mission, held: str) -> str:

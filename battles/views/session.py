@@ -29,7 +29,14 @@ from battles.permissions import (
     session_may_be_public,
     session_sides,
 )
-from battles.session_presenters import cards, concessions, general_choices, log_words, turn_words
+from battles.session_presenters import (
+    allocation_form,
+    cards,
+    concessions,
+    general_choices,
+    log_words,
+    turn_words,
+)
 from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEPS
 from battles.sessions.models import BattleSession, SessionStatus
 from battles.sessions.selectors import (
@@ -55,6 +62,7 @@ from battles.sessions.services import (
 from battles.views.common import battle_in_campaign
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
+from rules.engine.battle.steps import MAX_HITS, MAX_RIDERS
 
 POLL_SECONDS = 2
 STEP_MAX_CHARS = 4000  # a legal step's JSON as the page sends it back (a few hundred characters)
@@ -116,6 +124,7 @@ def _context(request: HtmxHttpRequest, session: BattleSession, **extra: Any) -> 
         context.update(
             state=state,
             general=general_choices(state, legal),
+            split=allocation_form(state, legal),
             concessions=concessions(state, legal),
             turn=turn_words(state),
             log=log_words(state),
@@ -204,6 +213,23 @@ def _conditions(post: Any) -> dict[str, Any]:
     return {"cover": post.get("cover") == "on", "height": height, "distance": distance}
 
 
+def _split(post: Any, rows: list[Any]) -> list[list[int]]:
+    """The allocation form's numbers (``hits-<rider>-<line>``) in the shape its step carries; the engine
+    checks them against the unsaved hits."""
+    split = []
+    for r, row in enumerate(rows[:MAX_RIDERS]):
+        numbers = []
+        for i in range(len(row) if isinstance(row, list) else 0):
+            text = post.get(f"hits-{r}-{i}", "0").strip() or "0"
+            if not text.isdigit() or int(text) > MAX_HITS:
+                raise DomainError(
+                    "invalid-hits", f"give each a whole number of hits from 0 to {MAX_HITS}", "hits"
+                )
+            numbers.append(int(text))
+        split.append(numbers)
+    return split
+
+
 def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
     """The step the page's button carries, with what the table shows (an attack's conditions) and any dice
     entered by hand."""
@@ -216,6 +242,8 @@ def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
         raise DomainError("invalid-step", "that step could not be read: choose it again", "step")
     if step["kind"] == "attack":
         step["conditions"] = {**(step.get("conditions") or {}), **_conditions(request.POST)}
+    if step["kind"] == "allocate" and isinstance(step.get("rider_hits"), list):
+        step["rider_hits"] = _split(request.POST, step["rider_hits"])
     fields = ("attacker_faces", "defender_faces") if step["kind"] == "initiative" else ("faces",)
     for field in fields:
         faces = request.POST.get(field, "").strip()[: FACES_MAX_CHARS + 1]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from armies.services import army_lists as lists
 from battles.sessions.models import BattleSession, SessionStatus
 from battles.sessions.selectors import live_state
 from battles.sessions.services import session_step
 from rules.engine.battle import legal_steps, step_to_dict
+from tests.factories import ArmyListFactory
 
 _SKIPPED = {"concede", "mission"}  # a random battle ends by the rules, not by giving up
 
@@ -34,3 +36,18 @@ def send(session: BattleSession, user: Any, step: dict[str, Any]) -> BattleSessi
     """One step sent for the session's current version."""
     session.refresh_from_db()
     return session_step(session_id=session.pk, actor=user, expected=session.version, step=step).session
+
+
+def army_with_riders(
+    owner: Any, catalogue: Any, bloc: str, units: tuple[str, ...], joins: dict[str, str]
+) -> Any:
+    """A list of ``units`` (catalogue keys) of ``owner``, each key of ``joins`` joined to the unit it names."""
+    army_list = ArmyListFactory(owner=owner, catalogue=catalogue, bloc=bloc)
+    for unit in units:
+        lists.army_list_add_unit(army_list=army_list, unit_key=unit)
+    army_list.refresh_from_db()
+    entries = {entry["unit"]: entry["id"] for entry in army_list.content["entries"]}
+    for rider, host in joins.items():
+        lists.army_list_update_entry(army_list=army_list, entry_id=entries[rider], joined_to=entries[host])
+    army_list.refresh_from_db()
+    return army_list

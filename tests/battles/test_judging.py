@@ -48,6 +48,24 @@ def test_a_unit_back_from_reserve_can_be_lost_again_and_scores_twice():
     assert judged.units_in_play["attacker"] == 2  # a1 was lost after it came back
 
 
+def test_a_commissar_back_with_his_squad_can_be_lost_again_without_a_placement_of_his_own():
+    """Seed 004, Commissar: he returns with the unit he joined, whose placement is the one in the report."""
+    attackers = (*ATTACKERS, Entry("a4", "Commissar", 5, commissar=True))
+    twice = SideFacts(attackers, ("a1", "a4", "a1", "a4"), ("a1",))
+    facts = ReportFacts(twice, SideFacts(DEFENDERS), 6, Ending.TURN_LIMIT)
+    judged = judge_report(facts, turn_limit=6, reserve_limits=LIMITS)
+    assert judged.victory_points["defender"] == 2 * (20 + 5)
+
+    thrice = SideFacts(attackers, ("a1", "a4", "a1", "a4", "a4"), ("a1",))
+    with pytest.raises(ReportError) as caught:
+        judge_report(
+            ReportFacts(thrice, SideFacts(DEFENDERS), 6, Ending.TURN_LIMIT),
+            turn_limit=6,
+            reserve_limits=LIMITS,
+        )
+    assert {(p.field, p.code) for p in caught.value.problems} == {("attacker.lost", "lost-too-often")}
+
+
 def test_equal_points_draw():
     judged = judge_report(report(lost_a=("a2",), lost_d=("d1",), vp_a=5), turn_limit=6, reserve_limits=LIMITS)
 

@@ -227,34 +227,6 @@ def test_the_report_input_names_the_sessions_lists_and_fortification(
     assert data.fortification == session.fortification
 
 
-def test_a_second_hero_joined_to_one_squad_fights_on_its_own() -> None:
-    """The engine holds one hero to a squad; a pair of Siblings' second hero, or a commissar, plays apart."""
-    from battles.sessions.setup import _links_the_engine_takes
-
-    squad = {
-        "id": "a-sq",
-        "unit_class": "infantry",
-        "armour": 2,
-        "hero": False,
-        "joined_to": None,
-        "pilot_of": None,
-    }
-    first = {
-        "id": "a-h1",
-        "unit_class": "infantry",
-        "armour": 2,
-        "hero": True,
-        "joined_to": "a-sq",
-        "pilot_of": None,
-    }
-    second = dict(first, id="a-h2")
-    commissar = dict(first, id="a-c", hero=False)
-
-    units = _links_the_engine_takes([squad, first, second, commissar])
-
-    assert [unit["joined_to"] for unit in units] == [None, "a-sq", None, None]
-
-
 def test_it_refuses_steps_once_the_battle_was_reported_by_hand(world: Any, session: BattleSession) -> None:
     report_submit(battle=world.battle, actor=world.attacker, side="attacker", data=world.make_data())
 

@@ -13,7 +13,7 @@ from rules.engine.requests import AttackRequest
 from rules.engine.reserves import ReserveCandidate, ReserveCode, place_in_reserve, refusal
 from rules.engine.suppression import restrictions
 
-from . import combat
+from . import combat, riders
 from .errors import StepRefused
 from .flow import be, have, in_play, open_activation, own_unit, plural, reaction_waiting, their
 from .setup import BattleSetup, other
@@ -119,7 +119,7 @@ def attack(setup: BattleSetup, state: BattleState, step: Step, roller: DiceRolle
     """The activating unit's declared attack, or a reacting unit's, at one enemy unit."""
     assert isinstance(step, Attack)
     prepared = prepare_attack(setup, state, step)
-    state, text = combat.attack(
+    state, text = riders.attack(
         setup, state, prepared.request, prepared.chosen, prepared.lead, prepared.target, roller
     )
     activation = state.activation
@@ -212,7 +212,7 @@ def reactive(
 def allocate(
     setup: BattleSetup, state: BattleState, step: Step, roller: DiceRoller
 ) -> tuple[BattleState, str]:
-    """The combined unit's player splits the unsaved hits between the hero and the squad."""
+    """The combined unit's player splits the unsaved hits among its parts (squad, heroes, commissar)."""
     assert isinstance(step, Allocate)
     pending = state.pending[0] if state.pending else None
     if not isinstance(pending, PendingAllocation):
@@ -220,8 +220,9 @@ def allocate(
     if pending.side != step.by:
         player = setup.side(pending.side).player
         raise StepRefused("not-your-decision", f"{player} splits the hits on their own units.")
+    rows = riders.split_of(setup, pending, step)
     state = evolve(state, pending=state.pending[1:])
-    return combat.allocate(setup, state, pending, step.hero_hits, roller)
+    return riders.allocate(setup, state, pending, rows, roller)
 
 
 def escape(setup: BattleSetup, state: BattleState, step: Step, roller: DiceRoller) -> tuple[BattleState, str]:
@@ -247,6 +248,13 @@ def reserve(
     found = status(setup, state, step.unit)
     if found.in_reserve:
         raise StepRefused("unit-in-reserve", f"{unit.name} {be(unit.name)} already in reserve.", "unit")
+    squad = riders.rides_to_reserve(setup, step.unit)
+    if squad is not None:
+        raise StepRefused(
+            "reserve-with-squad",
+            f"{unit.name} goes to reserve with {setup.unit(squad).name}, never on {their(unit.name)} own.",
+            "unit",
+        )
     if not found.eliminated:
         raise StepRefused("unit-not-eliminated", f"{unit.name} {be(unit.name)} still on the table.", "unit")
     if found.eliminated_turn != state.turn:
@@ -261,7 +269,7 @@ def reserve(
         code = ReserveCode(refused.code)
         raise StepRefused(_RESERVE_CODES[code], _reserve_words(unit.name, code, ledger.allowed))
     state = with_side(state, step.by, reserve=place_in_reserve(ledger, candidate, turn=state.turn))
-    state = with_unit(setup, state, step.unit, in_reserve=True)
+    state = riders.to_reserve(setup, with_unit(setup, state, step.unit, in_reserve=True), step.unit)
     left = state.side(step.by).reserve.remaining
     return state, f"{unit.name} went to reserve ({left} placement{'s' * (left != 1)} left)."
 

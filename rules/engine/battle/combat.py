@@ -3,10 +3,9 @@
 An attack on a single unit goes through ``resolve_attack_with`` whole (saves,
 damage, criticals, Cheat Death, the strike back in close combat), then the
 target takes suppression (``suppression.apply_hit``, rolled on the same dice).
-An attack on a combined unit (a hero joined to a squad, both standing) stops
-after the saves: its player splits the unsaved hits between the hero and the
-squad (``allocate``), then the damage of each hit is rolled on the part it went
-to. A destroyed vehicle with its pilot aboard leaves a ``PendingEscape``.
+An attack on a combined unit (a squad with a hero or commissar standing beside it)
+is ``riders.py``'s: its player splits the unsaved hits among the parts. A destroyed
+vehicle with its pilot aboard leaves a ``PendingEscape``.
 """
 
 from __future__ import annotations
@@ -19,10 +18,8 @@ from rules.engine.closecombat import retaliation_request, surviving_lines
 from rules.engine.damage import models_left
 from rules.engine.dice import BLOC_OR_TARGET, DiceRoller, Face
 from rules.engine.errors import EngineInputError
-from rules.engine.plan import build_plan
 from rules.engine.requests import AttackRequest, check_request
 from rules.engine.results import AttackResult
-from rules.engine.rolling import Tally, roll_cheat_death, roll_damage, roll_hits, roll_saves
 from rules.engine.ruleset import RuleSet
 from rules.engine.state import UnitKind, UnitProfile, stun
 from rules.engine.suppression import apply_hit
@@ -43,7 +40,6 @@ from .rolls import reword
 from .setup import BattleSetup, other
 from .state import (
     BattleState,
-    PendingAllocation,
     PendingEscape,
     evolve,
     leader,
@@ -58,6 +54,7 @@ from .steps import AttackConditions, WeaponUse
 # on [BLOC] or [TARGET] unharmed, on [SHIELD] with 1 point of damage (which may finish them).
 ESCAPE_UNHARMED = BLOC_OR_TARGET
 ESCAPE_DAMAGE = 1
+COMMISSAR_RALLY_DICE = 3
 
 
 @dataclass(frozen=True)
@@ -82,12 +79,18 @@ def group_weapons(setup: BattleSetup, state: BattleState, lead: str) -> tuple[Gr
 
 def profile(setup: BattleSetup, state: BattleState, unit_id: str) -> UnitProfile:
     base = setup.unit(unit_id).base
-    alone = base.hero and leader(setup, state, unit_id) == unit_id
+    lead = leader(setup, state, unit_id)
+    alone = base.hero and lead == unit_id
+    # Seed 004, Commissar: a unit with a commissar rolls 3 dice instead of 2 to shed its markers.
+    commissar = setup.unit(lead).commissar or (
+        lead in setup.riders and any(setup.unit(rider).commissar for rider in members(setup, state, lead)[1:])
+    )
     return UnitProfile(
         kind=base.unit_class,
         armour=base.armour,
         lone_hero=alone and base.is_infantry,
         suppression_immune=bool(base.skills & SUPPRESSION_IMMUNE),
+        rally_dice=COMMISSAR_RALLY_DICE if commissar else UnitProfile.rally_dice,
     )
 
 
@@ -173,12 +176,6 @@ def check(request: AttackRequest, ruleset: RuleSet) -> None:
         raise StepRefused("attack-invalid", f"This attack cannot be made: {error.message}.") from None
 
 
-def is_combined(setup: BattleSetup, state: BattleState, lead: str) -> str | None:
-    """The joined hero's id when ``lead`` is a squad with its hero still beside it."""
-    hero = setup.joined_hero.get(lead)
-    return hero if hero is not None and hero in members(setup, state, lead) else None
-
-
 def attack(
     setup: BattleSetup,
     state: BattleState,
@@ -188,18 +185,15 @@ def attack(
     target: str,
     roller: DiceRoller,
 ) -> tuple[BattleState, str]:
-    """Roll one checked attack (``check``) and apply it; returns the new state and a sentence."""
+    """Roll one checked attack (``check``) on a unit alone and apply it; returns the new state and a sentence."""
     state = spend_ammo(setup, state, request, chosen)
-    hero = is_combined(setup, state, target)
-    if hero is not None:
-        return _attack_combined(setup, state, request, attacker, target, hero, roller)
     start = len(roller.log)
     result = resolve_attack_with(request=request, ruleset=setup.ruleset, roller=roller)
     back = result.retaliation
     if back is not None:
         names = {outcome.index: outcome.name for outcome in back.weapons}
         reword(roller, start, names, "strike back: ", only={id(record) for record in back.log})
-    reword(roller, start, _names(request))
+    reword(roller, start, weapon_names(request))
     state = take(setup, state, target, result, roller, by=setup.unit(attacker).side)
     text = _told(setup, attacker, target, result)
     if result.retaliation is not None:
@@ -267,7 +261,8 @@ def hurt(
 
 
 def eliminate(setup: BattleSetup, state: BattleState, unit_id: str, *, by: str) -> BattleState:
-    """The unit leaves the table: its AP score for ``by``; a joined hero goes on alone; a pilot must get out."""
+    """The unit leaves the table: its AP score for ``by``; a joined hero goes on alone, a commissar falls with
+    its squad (seed 004, Commissar: part of the unit for the rest of the game); a pilot must get out."""
     unit, found = setup.unit(unit_id), status(setup, state, unit_id)
     if found.eliminated:
         return state
@@ -284,12 +279,16 @@ def eliminate(setup: BattleSetup, state: BattleState, unit_id: str, *, by: str) 
     )
     scored = (*state.side(by).eliminated_enemy_ap, unit.ap)
     state = with_side(state, by, eliminated_enemy_ap=scored)
-    hero = setup.joined_hero.get(unit_id)
-    if hero is not None and hero in riders:
+    for rider in setup.riders.get(unit_id, ()):
+        if rider not in riders:
+            continue
+        if setup.unit(rider).commissar:
+            state = eliminate(setup, state, rider, by=by)
+            continue
         # Seed 004, Heroes: once its squad is gone the hero plays on its own, as activated as the squad was.
-        hero_status = status(setup, state, hero)
+        hero_status = status(setup, state, rider)
         markers = evolve(hero_status.markers, activated=found.markers.activated)
-        state = with_unit(setup, state, hero, detached=True, markers=markers)
+        state = with_unit(setup, state, rider, detached=True, markers=markers)
     pilot = setup.pilot.get(unit_id)
     if pilot is not None and pilot in riders:
         state = evolve(state, pending=(*state.pending, PendingEscape(unit.side, pilot, unit_id)))
@@ -318,122 +317,7 @@ def escape(
     return state, f"{pilot.name} escaped the wreck with {ESCAPE_DAMAGE} point of damage."
 
 
-# -- combined units: the hits are split by their player --------------------------------------
-
-
-def _attack_combined(
-    setup: BattleSetup,
-    state: BattleState,
-    request: AttackRequest,
-    attacker: str,
-    squad: str,
-    hero: str,
-    roller: DiceRoller,
-) -> tuple[BattleState, str]:
-    plan = build_plan(request, setup.ruleset)
-    lines: list[tuple[int, int]] = []
-    ranged_hit = automatic = False
-    start = len(roller.log)
-    for weapon in plan.weapons:
-        hits = roll_hits(weapon, roller)
-        unsaved = roll_saves(weapon, roller, hits)
-        lines.append((weapon.index, unsaved))
-        if hits and not weapon.close_combat:
-            ranged_hit = True
-            automatic = automatic or weapon.suppresses
-    reword(roller, start, _names(request))
-    if ranged_hit and not plan.suppression_immune:
-        state = suppress(setup, state, squad, roller, automatic=automatic)
-    strike_back = bool(plan.melee)
-    total = sum(unsaved for _, unsaved in lines)
-    names = f"{setup.unit(squad).name} with {setup.unit(hero).name}"
-    text = f"{setup.unit(attacker).name} attacked {names}: {total} unsaved hit{'s' * (total != 1)}"
-    if total == 0:
-        if strike_back:
-            state, told = _strike_back(setup, state, request, attacker, squad, None, roller)
-            return state, f"{text}. {told}".strip()
-        return state, text + "."
-    pending = PendingAllocation(
-        side=setup.unit(squad).side,
-        squad=squad,
-        hero=hero,
-        attacker=attacker,
-        request=request,
-        lines=tuple(lines),
-        strike_back=strike_back,
-    )
-    return evolve(state, pending=(*state.pending, pending)), f"{text} for its player to split."
-
-
-def allocate(
-    setup: BattleSetup,
-    state: BattleState,
-    pending: PendingAllocation,
-    hero_hits: tuple[int, ...],
-    roller: DiceRoller,
-) -> tuple[BattleState, str]:
-    """Roll each unsaved hit's damage on the part it was given to.
-
-    Hits given to a part already gone land on the other one (a hit always finds a
-    miniature still standing); the strike back in close combat comes from the
-    squad's models standing once the ranged lines' hits are in.
-    """
-    if len(hero_hits) != len(pending.lines) or any(
-        given > unsaved for given, (_, unsaved) in zip(hero_hits, pending.lines, strict=False)
-    ):
-        counts = ", ".join(str(unsaved) for _, unsaved in pending.lines)
-        raise StepRefused(
-            "allocation-invalid",
-            f"Give the hero a number of hits for each weapon line, at most its unsaved hits ({counts}).",
-        )
-    request = pending.request
-    hero_target = evolve(
-        unit_target(setup, state, pending.hero),
-        in_cover=request.target.in_cover,
-        in_smoke=request.target.in_smoke,
-        in_trench=request.target.in_trench,
-        fortification=request.target.fortification,
-    )
-    squad_plan = build_plan(request, setup.ruleset)
-    hero_plan = build_plan(evolve(request, target=hero_target), setup.ruleset)
-    squad_lines = {weapon.index: weapon for weapon in squad_plan.weapons}
-    hero_lines = {weapon.index: weapon for weapon in hero_plan.weapons}
-    squad_tally = Tally(remaining=status(setup, state, pending.squad).remaining)
-    hero_tally = Tally(remaining=status(setup, state, pending.hero).remaining)
-    standing = None
-    start = len(roller.log)
-    for given, (index, unsaved) in zip(hero_hits, pending.lines, strict=True):
-        if squad_lines[index].close_combat and standing is None:
-            standing = models_left(squad_tally.remaining, squad_plan.per_model)
-        for hit in range(unsaved):
-            to_hero = (hit < given and hero_tally.remaining > 0) or squad_tally.remaining <= 0
-            if to_hero and hero_tally.remaining <= 0:
-                break
-            if to_hero:
-                roll_damage(hero_lines[index], hero_plan, roller, 1, hero_tally)
-            else:
-                roll_damage(squad_lines[index], squad_plan, roller, 1, squad_tally)
-    reword(roller, start, _names(request))
-    cheated = roll_cheat_death(hero_plan, roller, hero_tally.remaining)
-    by = setup.unit(pending.attacker).side
-    squad_name, hero_name = setup.unit(pending.squad).name, setup.unit(pending.hero).name
-    squad_lost = status(setup, state, pending.squad).remaining - max(squad_tally.remaining, 0)
-    hero_lost = status(setup, state, pending.hero).remaining - max(hero_tally.remaining, 0)
-    state = hurt(setup, state, pending.squad, squad_tally.remaining, stunned=False, by=by)
-    if cheated:
-        state = with_unit(setup, state, pending.hero, cheat_death_used=True)
-        hero_tally.remaining = 1
-    state = hurt(setup, state, pending.hero, hero_tally.remaining, stunned=bool(cheated), by=by)
-    text = f"{squad_name} lost {squad_lost} damage point{'s' * (squad_lost != 1)}, {hero_name} {hero_lost}."
-    if cheated:
-        text += f" {hero_name} cheated death."
-    if pending.strike_back:
-        state, told = _strike_back(setup, state, request, pending.attacker, pending.squad, standing, roller)
-        text = f"{text} {told}".strip()
-    return state, text
-
-
-def _strike_back(
+def strike_back(
     setup: BattleSetup,
     state: BattleState,
     request: AttackRequest,
@@ -453,12 +337,12 @@ def _strike_back(
     # The strike back is never struck back at: the engine resolves it without an attacker block.
     start = len(roller.log)
     result = resolve_attack_with(request=evolve(back, attacker=None), ruleset=setup.ruleset, roller=roller)
-    reword(roller, start, _names(back), "strike back: ")
+    reword(roller, start, weapon_names(back), "strike back: ")
     state = take(setup, state, attacker, result, roller, by=setup.unit(squad).side)
     return state, _told(setup, squad, attacker, result, "strike back")
 
 
-def _names(request: AttackRequest) -> dict[int, str]:
+def weapon_names(request: AttackRequest) -> dict[int, str]:
     return {i: weapon.name for i, weapon in enumerate(request.weapons)}
 
 

@@ -48,6 +48,7 @@ CODES = (
     "reserve-full",
     "reserve-hero",
     "reserve-strongpoint-unit",
+    "reserve-with-squad",
     "reserve-too-late",
     "reserve-too-early",
     "no-special-left",

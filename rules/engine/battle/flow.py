@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.engine.suppression import end_activation
 
-from . import combat
+from . import combat, riders
 from .errors import StepRefused
 from .setup import SIDES, BattleSetup, UnitSetup, other
 from .state import (
@@ -77,8 +77,8 @@ def waiting(setup: BattleSetup, state: BattleState) -> str:
     pending = state.pending[0]
     player = setup.side(pending.side).player
     if isinstance(pending, PendingAllocation):
-        hero, squad = setup.unit(pending.hero).name, setup.unit(pending.squad).name
-        return f"{player} first splits the hits between {hero} and {squad}."
+        parts = riders.names(setup, (pending.squad, *pending.riders))
+        return f"{player} first splits the hits among {parts}."
     return f"{player} first rolls for {setup.unit(pending.pilot).name} to escape the wreck."
 
 

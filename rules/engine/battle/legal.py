@@ -21,7 +21,7 @@ from rules.engine.state import UnitKind
 from rules.engine.suppression import RallyKind, needs_rally, restrictions
 from rules.engine.weapons import WeaponTrait
 
-from . import combat, commands, criticals
+from . import combat, commands, criticals, riders
 from .errors import StepRefused
 from .flow import reaction_window
 from .setup import SIDES, BattleSetup, other
@@ -37,7 +37,6 @@ from .state import (
 from .steps import (
     Action,
     Activate,
-    Allocate,
     Attack,
     AttackConditions,
     ChooseFirst,
@@ -99,19 +98,8 @@ def legal_steps(setup: BattleSetup, state: BattleState) -> list[Step]:
 def _decisions(setup: BattleSetup, state: BattleState) -> list[Step]:
     pending = state.pending[0]
     if isinstance(pending, PendingAllocation):
-        total = sum(unsaved for _, unsaved in pending.lines)
-        return [Allocate(by=pending.side, hero_hits=_first(k, pending.lines)) for k in range(total + 1)]
+        return list(riders.offered(pending))
     return [Escape(by=pending.side), Escape(by=pending.side, blocked=True)]
-
-
-def _first(k: int, lines: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-    """``k`` hits to the hero, taken from the first lines."""
-    given = []
-    for _, unsaved in lines:
-        take = min(k, unsaved)
-        given.append(take)
-        k -= take
-    return tuple(given)
 
 
 def _activations(setup: BattleSetup, state: BattleState, side: str) -> list[Step]:
@@ -251,6 +239,8 @@ def _reserve_placements(setup: BattleSetup, state: BattleState) -> list[Step]:
     for unit in setup.units:
         unit_status = status(setup, state, unit.id)
         if not unit_status.eliminated or unit_status.in_reserve or unit_status.eliminated_turn != state.turn:
+            continue
+        if riders.rides_to_reserve(setup, unit.id) is not None:
             continue
         candidate = ReserveCandidate(unit.id, is_hero=unit.hero, strongpoint_unit=unit.strongpoint_unit)
         if refusal(state.side(unit.side).reserve, candidate) is None:

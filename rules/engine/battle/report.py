@@ -116,6 +116,7 @@ def _unit(setup: BattleSetup, state: BattleState, unit_id: str, found: UnitStatu
         "id": unit.id,
         "name": unit.name,
         "side": unit.side,
+        "unit_class": unit.base.unit_class.value,
         "models": models_left(found.remaining, unit.base.damage_per_model),
         "damage_left": found.remaining,
         "capacity": unit.capacity,
@@ -132,6 +133,7 @@ def _unit(setup: BattleSetup, state: BattleState, unit_id: str, found: UnitStatu
         "critical_effects": criticals.effects(setup, state, unit_id),
         "fortification": unit.fortification.value,
         "hero": unit.hero,
+        "commissar": unit.commissar,
         "ap": unit.ap,
     }
 
@@ -142,7 +144,8 @@ def _pending(item: PendingAllocation | PendingEscape) -> dict[str, Any]:
             "kind": "allocate",
             "side": item.side,
             "squad": item.squad,
-            "hero": item.hero,
+            "riders": list(item.riders),
             "unsaved": [unsaved for _, unsaved in item.lines],
+            "weapons": [item.request.weapons[index].name for index, _ in item.lines],
         }
     return {"kind": "escape", "side": item.side, "pilot": item.pilot, "vehicle": item.vehicle}

@@ -21,10 +21,10 @@ starts with in ``ammo``), plus what the battle needs beyond one attack::
 
 ``id`` names the unit in every step and must be unique over both sides (the two
 lists' entry ids collide, so prefix them); ``entry`` is the list entry's id the
-battle report names (``id`` when left out). A hero ``joined_to`` a squad of the
-same armour forms one combined unit with it; a hero ``pilot_of`` a vehicle rides in
-it. ``fortification`` is what the unit sits in (infantry only) unless an attack's
-conditions say otherwise.
+battle report names (``id`` when left out). A hero or a ``commissar`` ``joined_to`` a
+squad of infantry of the same armour rides with it as one combined unit (``riders.py``
+says who may ride together); a hero ``pilot_of`` a vehicle rides in it. ``fortification``
+is what the unit sits in (infantry only) unless an attack's conditions say otherwise.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ SETUP_CODE = "invalid-battle-setup"
 _TARGET_KEYS = ("unit_class", "armour", "models", "damage_per_model", "hero", "skills")
 _UNIT_KEYS = frozenset(
     {*_TARGET_KEYS, "cc_weapons", "id", "entry", "name", "ap", "weapons", "joined_to", "pilot_of"}
-    | {"strongpoint_unit", "fortification"}
+    | {"strongpoint_unit", "fortification", "commissar", "siblings"}
 )
 
 
@@ -77,6 +77,8 @@ class UnitSetup:
     pilot_of: str | None = None
     strongpoint_unit: bool = False
     fortification: Fortification = Fortification.NONE
+    commissar: bool = False  # seed 004, Commissar: joins a squad for the whole game, hero or not
+    siblings: bool = False  # seed 004, Heroes: a pair of Siblings heroes may join one squad together
 
     @property
     def hero(self) -> bool:
@@ -123,9 +125,13 @@ class BattleSetup:
         return {unit.id: i for i, unit in enumerate(self.units)}
 
     @cached_property
-    def joined_hero(self) -> Mapping[str, str]:
-        """Squad id -> the id of the hero joined to it."""
-        return {unit.joined_to: unit.id for unit in self.units if unit.joined_to}
+    def riders(self) -> Mapping[str, tuple[str, ...]]:
+        """Squad id -> the ids of the heroes and commissar joined to it, in the setup's order."""
+        found: dict[str, tuple[str, ...]] = {}
+        for unit in self.units:
+            if unit.joined_to:
+                found[unit.joined_to] = (*found.get(unit.joined_to, ()), unit.id)
+        return found
 
     @cached_property
     def pilot(self) -> Mapping[str, str]:
@@ -241,38 +247,78 @@ def _unit(data: object, side: str, path: str) -> UnitSetup:
         pilot_of=_optional_id(data.get("pilot_of"), f"{path}.pilot_of"),
         strongpoint_unit=_flag(data.get("strongpoint_unit", False), f"{path}.strongpoint_unit"),
         fortification=fortification,
+        commissar=_flag(data.get("commissar", False), f"{path}.commissar"),
+        siblings=_flag(data.get("siblings", False), f"{path}.siblings"),
     )
 
 
 def _check_links(setup: BattleSetup) -> None:
-    """Unique ids, and heroes joined to squads or piloting vehicles as the rules allow."""
+    """Unique ids; heroes and commissars joined to squads, heroes piloting vehicles, as the rules allow."""
     seen: set[str] = set()
     for unit in setup.units:
         if unit.id in seen:
             raise _error("units", f"two units are called {unit.id!r}: ids must be unique in a battle")
         seen.add(unit.id)
-    taken: dict[str, str] = {}
+    piloted: dict[str, str] = {}
     for unit in setup.units:
         for link, what in ((unit.joined_to, "joined_to"), (unit.pilot_of, "pilot_of")):
             if link is None:
                 continue
             where = f"{unit.side}.{unit.id}.{what}"
-            if not unit.hero:
-                raise _error(where, f"{unit.name} is not a hero: only heroes join squads or pilot vehicles")
+            if what == "pilot_of" and not unit.hero:
+                raise _error(where, f"{unit.name} is not a hero: only heroes pilot vehicles")
+            if what == "joined_to" and not (unit.hero or unit.commissar):
+                raise _error(where, f"{unit.name} is neither a hero nor a commissar: only they join squads")
             if unit.joined_to and unit.pilot_of:
                 raise _error(where, f"{unit.name} either joins a squad or pilots a vehicle, not both")
             if link not in setup.index or setup.unit(link).side != unit.side:
                 raise _error(where, f"{link!r} is not a unit of the same side")
             host = setup.unit(link)
-            if link in taken:
-                raise _error(where, f"{host.name} already has a hero ({taken[link]})")
-            taken[link] = unit.name
-            if what == "joined_to" and (
-                host.hero or not host.base.is_infantry or host.base.armour != unit.base.armour
+            if what == "pilot_of":
+                if link in piloted:
+                    raise _error(where, f"{host.name} already has a hero ({piloted[link]})")
+                piloted[link] = unit.name
+                if host.base.is_infantry:
+                    raise _error(where, f"{host.name} is not a vehicle or an aircraft")
+            elif (
+                host.hero
+                or host.commissar
+                or not host.base.is_infantry
+                or host.base.armour != unit.base.armour
             ):
-                raise _error(where, "a hero joins a squad of infantry (not a hero) with the same armour")
-            if what == "pilot_of" and host.base.is_infantry:
-                raise _error(where, f"{host.name} is not a vehicle or an aircraft")
+                raise _error(
+                    where, f"{unit.name} joins a squad of infantry (no hero or commissar) of the same armour"
+                )
+    for squad, riders in setup.riders.items():
+        _check_riders(setup.unit(squad), tuple(setup.unit(rider) for rider in riders))
+
+
+def _check_riders(squad: UnitSetup, riders: tuple[UnitSetup, ...]) -> None:
+    """Seed 004, Heroes and Commissar: one hero (or a pair of Siblings) and one commissar to a squad; a hero
+    who is also a commissar (Commissar Poon) rides with nobody else."""
+    both = next((rider for rider in riders if rider.hero and rider.commissar), None)
+    if both is not None and len(riders) > 1:
+        second = next(rider for rider in riders if rider is not both)
+        raise _error(
+            f"{second.side}.{second.id}.joined_to",
+            f"{both.name} is a hero and a commissar: no other hero or commissar joins {squad.name}",
+        )
+    heroes: list[UnitSetup] = []
+    commissars: list[UnitSetup] = []
+    for rider in riders:
+        where = f"{rider.side}.{rider.id}.joined_to"
+        if rider.hero:
+            if heroes and not (len(heroes) == 1 and heroes[0].siblings and rider.siblings):
+                raise _error(
+                    where,
+                    f"{squad.name} already has a hero ({heroes[0].name}): "
+                    "only a pair of Siblings joins a squad together",
+                )
+            heroes.append(rider)
+        if rider.commissar:
+            if commissars:
+                raise _error(where, f"{squad.name} already has a commissar ({commissars[0].name})")
+            commissars.append(rider)
 
 
 def _error(field: str, reason: str) -> EngineInputError:

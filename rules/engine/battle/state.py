@@ -9,10 +9,11 @@ the turn, its phase, who won the initiative and who activates, the open
 activation, the decisions waiting (a hero's hits to allocate, a pilot's escape
 roll), the ending and a log of every die rolled, step by step.
 
-A hero joined to a squad and a pilot in their vehicle are one combined unit
-(``group``): they activate together and count once; the squad (or vehicle)
-carries the group's markers. A hero plays on alone once its squad has fallen or
-it escaped its vehicle (``detached``).
+A squad with its riders (a hero, a pair of Siblings heroes, a commissar: ``riders.py``)
+and a pilot in their vehicle are one combined unit (``group``): they activate together
+and count once; the squad (or vehicle) carries the group's markers. A hero plays on
+alone once its squad has fallen or it escaped its vehicle (``detached``); a commissar
+falls with its squad and comes back from reserve with it.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ class PendingAllocation:
 
     side: str  # who allocates: the combined unit's player
     squad: str
-    hero: str
+    riders: tuple[str, ...]  # the heroes and commissar standing with the squad when the attack came
     attacker: str
     request: AttackRequest  # the attack against the squad, its hits and saves already rolled
     lines: tuple[tuple[int, int], ...]  # (weapon index in the request, unsaved hits), in resolution order
@@ -225,9 +226,9 @@ def leader(setup: BattleSetup, state: BattleState, unit_id: str) -> str:
 
 
 def members(setup: BattleSetup, state: BattleState, lead: str) -> tuple[str, ...]:
-    """The units of the group ``lead`` leads, still with it (itself first)."""
+    """The units of the group ``lead`` leads, still with it (itself first, then its riders, then a pilot)."""
     found = [lead]
-    for rider in (setup.joined_hero.get(lead), setup.pilot.get(lead)):
+    for rider in (*setup.riders.get(lead, ()), setup.pilot.get(lead)):
         if rider is not None:
             rider_status = status(setup, state, rider)
             if not rider_status.detached and rider_status.in_play:
@@ -255,11 +256,14 @@ def left_to_activate(setup: BattleSetup, state: BattleState, side: str) -> int:
 
 
 def returnable(setup: BattleSetup, state: BattleState, side: str) -> tuple[str, ...]:
-    """Units in reserve that may come back this turn (eliminated in an earlier one)."""
+    """Units in reserve that may come back this turn (eliminated in an earlier one); a commissar in reserve
+    comes back with its squad, not on its own."""
     return tuple(
         unit.id
         for unit in setup.side(side).units
-        if (found := status(setup, state, unit.id)).in_reserve and found.eliminated_turn < state.turn
+        if (found := status(setup, state, unit.id)).in_reserve
+        and found.eliminated_turn < state.turn
+        and not unit.joined_to
     )
 
 

@@ -26,7 +26,8 @@ from .setup import MAX_ID_LENGTH, SIDES
 
 STEP_CODE = "invalid-step"
 MAX_FACES = MAX_RESOLVE_DICE + 60  # an attack's dice, its strike back, suppression and criticals
-MAX_GROUP_WEAPONS = 2 * MAX_WEAPONS  # a squad's lines and its joined hero's
+MAX_RIDERS = 3  # joined to one squad: a pair of Siblings heroes and a commissar
+MAX_GROUP_WEAPONS = (1 + MAX_RIDERS) * MAX_WEAPONS  # a squad's lines and its riders'
 MAX_ACTIONS = 3
 MAX_SCENARIO_VP = 100  # battles.judging.MAX_SCENARIO_VP
 MAX_HITS = 999
@@ -148,7 +149,10 @@ class Reactive(Step):
 @dataclass(frozen=True)
 class Allocate(Step):
     kind: ClassVar[str] = "allocate"
-    hero_hits: tuple[int, ...] = ()  # per weapon line waiting, the unsaved hits the hero takes
+    hero_hits: tuple[int, ...] = ()  # per weapon line waiting, the unsaved hits the hero takes (one rider)
+    # Per rider waiting (in the order the state's pending allocation lists them), per weapon line waiting,
+    # the unsaved hits it takes; the squad takes the rest. For one rider ``hero_hits`` says the same.
+    rider_hits: tuple[tuple[int, ...], ...] = ()
     seed: int | None = None
     faces: tuple[Face, ...] | None = None
 
@@ -379,6 +383,10 @@ def _hits(value: object, path: str) -> tuple[int, ...]:
     return tuple(_whole(item, f"{path}[{i}]", 0, MAX_HITS) for i, item in enumerate(items))
 
 
+def _rows_of_hits(value: object, path: str) -> tuple[tuple[int, ...], ...]:
+    return tuple(_hits(row, f"{path}[{i}]") for i, row in enumerate(_list(value, path, MAX_RIDERS)))
+
+
 _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "by": _side,
     "first": _side,
@@ -397,5 +405,6 @@ _PARSERS: Mapping[str, Callable[[object, str], Any]] = {
     "blocked": _flag,
     "objective": _flag,
     "hero_hits": _hits,
+    "rider_hits": _rows_of_hits,
     "scenario_vp": lambda value, path: _whole(value, path, 0, MAX_SCENARIO_VP),
 }

@@ -23,7 +23,7 @@ from rules.engine.state import UnitKind, new_turn
 from rules.engine.suppression import start_activation
 from rules.engine.victory import SideReport, judge_battle
 
-from . import combat, criticals
+from . import combat, criticals, riders
 from .errors import StepRefused
 from .flow import (
     be,
@@ -219,6 +219,13 @@ def activate(
     found = status(setup, state, step.unit)
     returning = found.in_reserve
     if returning:
+        squad = riders.rides_to_reserve(setup, step.unit)
+        if squad is not None:
+            raise StepRefused(
+                "reserve-with-squad",
+                f"{unit.name} comes back from reserve with {setup.unit(squad).name}, never on {their(unit.name)} own.",
+                "unit",
+            )
         if found.eliminated_turn >= state.turn:
             raise StepRefused(
                 "reserve-too-early",
@@ -227,6 +234,7 @@ def activate(
         ledger, back = enter_from_reserve(state.side(step.by).reserve, step.unit, turn=state.turn)
         state = with_side(state, step.by, reserve=ledger)
         state = with_unit(setup, state, step.unit, **_whole(setup, step.unit), markers=back.state)
+        state = riders.back_from_reserve(setup, state, step.unit, back.state)
         lead = step.unit
     else:
         in_play(setup, state, step.unit)

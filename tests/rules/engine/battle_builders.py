@@ -76,6 +76,22 @@ def hero(
     }
 
 
+def commissar(unit_id: str, name: str, *, armour: int = 2, ap: int = 5, **extra: Any) -> dict[str, Any]:
+    """A commissar who is no hero: one soldier (seed 004, Commissar)."""
+    return {
+        "id": unit_id,
+        "name": name,
+        "ap": ap,
+        "unit_class": "infantry",
+        "armour": armour,
+        "models": 1,
+        "damage_per_model": 1,
+        "commissar": True,
+        "weapons": extra.pop("weapons", [PISTOL]),
+        **extra,
+    }
+
+
 def walker(
     unit_id: str, name: str, *, armour: int = 3, damage: int = 4, ap: int = 30, **extra: Any
 ) -> dict[str, Any]:
@@ -113,9 +129,14 @@ def battle(
     }
 
 
-def mixed_battle(*, rtz: bool = False, turn_limit: int = 4) -> dict[str, Any]:
+def mixed_battle(*, rtz: bool = False, turn_limit: int = 4, riders: bool = False) -> dict[str, Any]:
     """Each side: a squad with a joined hero, a walker with its pilot, two more squads; officers, a medic,
-    a mechanic, a command squad and a vehicle that repairs itself give the special actions their turn."""
+    a mechanic, a command squad and a vehicle that repairs itself give the special actions their turn.
+
+    With ``riders``, more ride along: on the attacker's side a second Siblings hero with Sigrid and a
+    commissar with the Laser Grenadiers; on the defender's a Siblings pair and a commissar with the
+    Rangers, and a hero who is a commissar with the Recon Boys.
+    """
     attacker = [
         squad("a1", "Grenadiers", weapons=[dict(RIFLES), CLAWS]),
         hero("a2", "Sigrid", joined_to="a1", skills=["officer", "medic"]),
@@ -132,6 +153,18 @@ def mixed_battle(*, rtz: bool = False, turn_limit: int = 4) -> dict[str, Any]:
         squad("d5", "Gorillas", armour=3, models=3, weapons=[CLAWS]),
         squad("d6", "Recon Boys", models=4, skills=["command_squad"]),
     ]
+    if riders:
+        attacker[1]["siblings"] = True
+        attacker += [
+            hero("a7", "Sif", joined_to="a1", siblings=True),
+            commissar("a8", "Commissar Brandt", armour=3, joined_to="a5"),
+        ]
+        defender[1]["siblings"] = True
+        defender += [
+            hero("d7", "Rita", joined_to="d1", siblings=True),
+            commissar("d8", "Commissar Vera", joined_to="d1"),
+            hero("d9", "Commissar Pyotr", damage=4, commissar=True, joined_to="d6"),
+        ]
     return battle(attacker, defender, rtz=rtz, turn_limit=turn_limit, reserves=(2, 2))
 
 
@@ -243,8 +276,12 @@ def random_step(pick: random.Random, ids: list[str]) -> Step:
             "aircraft_move": pick.choice(("none", "move", "march")),
         }
         data["sustained"] = pick.random() < 0.2
-    if kind == "allocate":
+    if kind == "allocate" and pick.random() < 0.5:
         data["hero_hits"] = [pick.randrange(4) for _ in range(pick.randrange(3))]
+    elif kind == "allocate":
+        data["rider_hits"] = [
+            [pick.randrange(3) for _ in range(pick.randrange(3))] for _ in range(pick.randrange(4))
+        ]
     if kind == "escape":
         data["blocked"] = pick.random() < 0.3
     if kind == "mission":

@@ -38,7 +38,18 @@ from rules.engine.dice import Face
 from rules.engine.state import RtzLevel
 from rules.engine.targets import CriticalHit
 
-from .battle_builders import CLAWS, PISTOL, ROCKETS, battle, hero, squad, struck, vehicle_hunted, walker
+from .battle_builders import (
+    CLAWS,
+    PISTOL,
+    ROCKETS,
+    battle,
+    commissar,
+    hero,
+    squad,
+    struck,
+    vehicle_hunted,
+    walker,
+)
 from .test_battle_commands import COMMAND_CASES
 
 B, T, S = Face.BLOC, Face.TARGET, Face.SHIELD
@@ -138,6 +149,21 @@ def hero_split() -> tuple[BattleSetup, BattleState]:
         lambda s: bool(s.pending),
     )
     return setup, state
+
+
+def commissar_fell() -> tuple[BattleSetup, BattleState]:
+    """The Rangers fell with their commissar, every hit given to the squad."""
+    setup = forces(
+        [squad("a1", "Flak Troopers", weapons=[FLAK])],
+        [squad("d1", "Rangers"), commissar("d2", "Yelena", joined_to="d1")],
+    )
+    state = until(
+        setup,
+        begun(setup, act("a1", Action.SUSTAINED)),
+        lambda seed: fire("d1", seed),
+        lambda s: bool(s.pending) and s.pending[0].lines[0][1] >= 5,  # type: ignore[union-attr]
+    )
+    return setup, apply(setup, state, Allocate(by="defender", hero_hits=(0,), seed=1))
 
 
 def wreck() -> tuple[BattleSetup, BattleState]:
@@ -342,6 +368,8 @@ CASES: dict[str, Case] = {
         ),
         PlaceInReserve(by="defender", unit="d1"),
     ),
+    # Seed 004, Commissar: he goes to reserve with his squad, never on his own.
+    "reserve-with-squad": _with(commissar_fell, PlaceInReserve(by="defender", unit="d2")),
     "reserve-strongpoint-unit": _reserve(
         PlaceInReserve(by="defender", unit="d1"), (1, 1), strongpoint_unit=True
     ),

@@ -28,15 +28,17 @@ from rules.engine.errors import EngineInputError
 from .battle_builders import mixed_battle, random_battle, random_step, setup_of
 
 SETUPS = {rtz: setup_of(mixed_battle(rtz=rtz, turn_limit=3)) for rtz in (False, True)}
+# Seed 004, Heroes and Commissar: squads carrying a pair of Siblings, a commissar, a hero who is a commissar.
+RIDERS = {rtz: setup_of(mixed_battle(rtz=rtz, turn_limit=3, riders=True)) for rtz in (False, True)}
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), rtz=st.booleans(), concede=st.booleans())
+@given(seed=st.integers(0, 2**32 - 1), rtz=st.booleans(), concede=st.booleans(), riders=st.booleans())
 def test_it_replays_random_legal_battles_to_the_live_state_step_by_step(
-    seed: int, rtz: bool, concede: bool
+    seed: int, rtz: bool, concede: bool, riders: bool
 ) -> None:
     """Every legal step is accepted, and replaying the first n steps gives the n-th live state."""
-    setup = SETUPS[rtz]
+    setup = (RIDERS if riders else SETUPS)[rtz]
     steps, states = random_battle(setup, seed, concede=concede)
     for count in range(len(steps) + 1):
         assert replay(setup, steps[:count]) == states[count]
@@ -44,10 +46,12 @@ def test_it_replays_random_legal_battles_to_the_live_state_step_by_step(
 
 
 @settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), rtz=st.booleans(), roll=st.integers(0, 2**32 - 1))
-def test_it_accepts_every_step_it_offers(seed: int, rtz: bool, roll: int) -> None:
+@given(
+    seed=st.integers(0, 2**32 - 1), rtz=st.booleans(), roll=st.integers(0, 2**32 - 1), riders=st.booleans()
+)
+def test_it_accepts_every_step_it_offers(seed: int, rtz: bool, roll: int, riders: bool) -> None:
     """Every step ``legal_steps`` lists (given dice) is one ``apply`` accepts, in every state of a battle."""
-    setup = SETUPS[rtz]
+    setup = (RIDERS if riders else SETUPS)[rtz]
     _, states = random_battle(setup, seed, most=120)
     for state in states[:: max(1, len(states) // 15)]:
         for step in legal_steps(setup, state):
@@ -55,10 +59,12 @@ def test_it_accepts_every_step_it_offers(seed: int, rtz: bool, roll: int) -> Non
 
 
 @settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), rtz=st.booleans())
-def test_it_refuses_any_step_out_of_place_with_a_code_and_never_fails(seed: int, rtz: bool) -> None:
+@given(seed=st.integers(0, 2**32 - 1), rtz=st.booleans(), riders=st.booleans())
+def test_it_refuses_any_step_out_of_place_with_a_code_and_never_fails(
+    seed: int, rtz: bool, riders: bool
+) -> None:
     """Whatever a client sends within the bounds, the answer is a state or a refusal with a known code."""
-    setup = SETUPS[rtz]
+    setup = (RIDERS if riders else SETUPS)[rtz]
     pick = random.Random(seed)
     ids = [unit.id for unit in setup.units] + ["nobody"]
     _, states = random_battle(setup, seed, most=120)
@@ -73,10 +79,10 @@ def test_it_refuses_any_step_out_of_place_with_a_code_and_never_fails(seed: int,
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), rtz=st.booleans())
-def test_it_replays_the_same_battle_from_its_steps_as_json(seed: int, rtz: bool) -> None:
+@given(seed=st.integers(0, 2**32 - 1), rtz=st.booleans(), riders=st.booleans())
+def test_it_replays_the_same_battle_from_its_steps_as_json(seed: int, rtz: bool, riders: bool) -> None:
     """The steps' JSON (as the app stores them) round-trips exactly and replays to the same state."""
-    setup = SETUPS[rtz]
+    setup = (RIDERS if riders else SETUPS)[rtz]
     steps, states = random_battle(setup, seed)
     stored = json.loads(json.dumps([step_to_dict(step) for step in steps]))
     loaded = [step_from_dict(item) for item in stored]
@@ -137,7 +143,7 @@ def test_it_logs_every_die_with_the_step_that_rolled_it() -> None:
             "conditions.distance",
         ),
         ({"kind": "mission", "by": "attacker", "scenario_vp": 101}, "scenario_vp"),
-        ({"kind": "allocate", "by": "defender", "hero_hits": [1] * 21}, "hero_hits"),
+        ({"kind": "allocate", "by": "defender", "hero_hits": [1] * 41}, "hero_hits"),
     ],
 )
 def test_it_refuses_a_step_out_of_shape_or_bounds_by_its_field(data: dict[str, object], field: str) -> None:

@@ -25,7 +25,7 @@ def refused_field(data: dict[str, Any]) -> str:
 def test_it_builds_the_two_forces_with_their_heroes_and_pilots() -> None:
     """Seed 004, Heroes and Piloting vehicles: a joined hero and a pilot belong to their host's group."""
     setup = setup_of(mixed_battle())
-    assert setup.joined_hero == {"a1": "a2", "d1": "d2"}
+    assert setup.riders == {"a1": ("a2",), "d1": ("d2",)}
     assert setup.pilot == {"a3": "a4", "d3": "d4"}
     assert setup.mission.reserves == (2, 2)
     assert setup.unit("d5").base.armour == 3
@@ -86,16 +86,18 @@ def test_it_writes_the_report_in_the_report_forms_own_fields() -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
-def test_it_writes_a_report_the_judge_accepts_with_the_same_winner(seed: int) -> None:
-    """A battle played to its end gives a report that adds up, judged as the battle ended."""
-    setup = setup_of(mixed_battle(rtz=seed % 2 == 0))
+@pytest.mark.parametrize(("seed", "riders"), [(1, False), (2, False), (3, False), (4, False), (5, False),
+                                             (6, False), (3, True), (5, True), (6, True)])  # fmt: skip
+def test_it_writes_a_report_the_judge_accepts_with_the_same_winner(seed: int, riders: bool) -> None:
+    """A battle played to its end gives a report that adds up, judged as the battle ended; with riders too
+    (seed 6: a commissar lost, back with his squad from reserve, and lost again)."""
+    setup = setup_of(mixed_battle(rtz=seed % 2 == 0, riders=riders))
     _, states = random_battle(setup, seed, concede=seed == 3)
     final = states[-1]
     report = report_from_state(setup, final)
     entries = {
         side: [
-            Entry(unit.entry, unit.name, unit.ap, unit.hero, unit.strongpoint_unit)
+            Entry(unit.entry, unit.name, unit.ap, unit.hero, unit.strongpoint_unit, unit.commissar)
             for unit in setup.side(side).units
         ]
         for side in ("attacker", "defender")
