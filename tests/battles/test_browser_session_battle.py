@@ -7,13 +7,16 @@ Crane (one combined unit), and a Prairie Dog, in a sabotage mission: five turns,
 comes next is read from the engine's legal steps, preferring what the issue asks to see: a pass, an attack
 rolled by the site, attacks entered by hand (every attack die a hit, every save failed: the combined unit's
 hits are split between the hero and the squad, a vehicle falls), a reactive attack, a reserve placement;
-once all of it has happened, the battle goes on quietly to its turn limit. The site's own dice are random,
-so the order differs from run to run; what must have happened is checked at the end.
+once all of it has happened, the battle goes on quietly to its turn limit. What must have happened is
+checked at the end. The site's own dice draw their seeds from a generator seeded here (the live server runs
+in this process), so every run plays the same battle: with the system's randomness one run in a few lacked
+an event the issue asks to see. A change to the engine or to the choices below may need another ``DICE``.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
@@ -22,6 +25,7 @@ from playwright.sync_api import expect
 
 from armies.services.army_lists import army_list_add_unit, army_list_update_entry
 from battles.models import BattleReport, ReportStatus
+from battles.sessions import services as session_services
 from battles.sessions.models import BattleSession, SessionStatus
 from battles.sessions.selectors import live_state
 from battles.sessions.services import session_start
@@ -38,6 +42,7 @@ from tests.factories import ArmyListFactory
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 HERO = "allies.sergeant-hollis-crane"
+DICE = 1947  # the seed of the site's dice in this test (the module's docstring says why)
 TURNS = 5
 NOTICED_MS = 4_000
 LIVE = "#session-live"
@@ -228,8 +233,9 @@ class Table:
 
 
 def test_two_phones_play_a_short_battle_and_the_confirmed_report_moves_the_map_and_standings(
-    browser, live_server, celery_worker_process, battle: Battle
+    browser, live_server, celery_worker_process, battle: Battle, monkeypatch
 ):
+    monkeypatch.setattr(session_services, "_random", random.Random(DICE))
     campaign = battle.campaign
     register(battle.attacker, AXIS_UNITS, "Axis")
     register(battle.defender, (*ALLIED_UNITS, HERO), "Allies", hero_joins=True)
