@@ -168,5 +168,8 @@ def third_action(
     faces = roller.roll(1, f"third action: {hero}", THIRD_ACTION_SUCCESS)
     success = faces[0] in THIRD_ACTION_SUCCESS
     state = evolve(state, third=ThirdRoll(unit=lead, success=success))
-    result = f"success, {name} {have(name)} three actions" if success else "failure, two actions"
+    who = (
+        "" if member == lead else f"{name} {have(name)} "
+    )  # the ace is the unit itself: no need to name it twice
+    result = f"success, {who}three actions" if success else "failure, two actions"
     return state, f"{WORDS[skill]} {hero} rolls for a third action: {result}."
