@@ -1,11 +1,12 @@
 """A battle session in words for its pages: the two forces as cards, the turn, and each legal step as a
 button's label (``battles.sessions.selectors.session_view`` gives the ids and codes; pages never show them).
 
-A step that names a unit (an activation, an attack, a reactive attempt, a reserve placement, a special
-action's command) is offered on that unit's card, so a step is two taps away: the card, then the step; a
-command is one button per command with its target picked from a list of names. The others (initiative, who goes
-first, a split of hits, a pilot's escape, pass, end of turn) are offered under "What now"; a split of hits
-among a combined unit's parts also as a form with a number for each rider (``allocation_form``).
+A step that names a unit (an activation, a roll for a third action, an attack, a reactive attempt, a
+reserve placement, a special action's command) is offered on that unit's card, so a step is two taps
+away: the card, then the step; a command is one button per command with its target picked from a list
+of names. The others (initiative, who goes first, a split of hits, a pilot's escape, pass, end of turn)
+are offered under "What now"; a split of hits among a combined unit's parts also as a form with a number
+for each rider (``allocation_form``).
 """
 
 from __future__ import annotations
@@ -118,6 +119,8 @@ def step_label(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any
         return f"{command}: {names.get(step.get('target') or '', 'a unit')}"
     if kind == "reactive":
         return "Try a reactive attack (two dice)"
+    if kind == "third-action":
+        return "Roll for a third action"
     if kind == "hold-fire":
         return "Hold fire"
     if kind == "allocate":
@@ -197,7 +200,7 @@ def _part_word(unit: dict[str, Any]) -> str:
     return "Hero"
 
 
-_ROLLING = {"initiative", "attack", "reactive", "allocate", "escape", "special"}
+_ROLLING = {"initiative", "attack", "reactive", "allocate", "escape", "special", "third-action"}
 
 
 def choice_of(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any] | None = None) -> Choice:
@@ -324,6 +327,12 @@ def turn_words(state: dict[str, Any]) -> str:
         still = f" ({left} special action{'s' * (left != 1)} left)" if left else ""
         unit = names.get(activation["unit"], "A unit")
         return f"{unit} of {_player(state, activation['side'])} is activating{still}."
+    rolled = state.get("third_action")
+    if rolled:
+        again = next((item for item in state["units"] if item["id"] == rolled["unit"]), None)
+        if again is not None:
+            actions = "three actions" if rolled["success"] else "two actions, the roll failed"
+            return f"{again['name']} of {_player(state, again['side'])} activates now with {actions}."
     if state.get("reactivating"):
         again = next((item for item in state["units"] if item["id"] == state["reactivating"]), None)
         if again is not None:

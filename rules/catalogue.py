@@ -50,7 +50,8 @@ SPECIAL_TRAITS: Mapping[str, WeaponTrait] = {
 # Weapon specials that say a unit skill names this weapon (the request's per-weapon flags).
 SPECIAL_FLAGS: Mapping[str, str] = {"expert": "expert", "savage animal": "savage_animal"}
 
-# Unit skills -> the engine's skills (the ones that change an attack's dice, and the command skills).
+# Unit skills -> the engine's skills (the ones that change an attack's dice, the command skills and
+# the third-action skills).
 SKILLS: Mapping[str, Skill] = {
     "damage resilient": Skill.DAMAGE_RESILIENT,
     "cheat death": Skill.CHEAT_DEATH,
@@ -71,6 +72,11 @@ SKILLS: Mapping[str, Skill] = {
     "mechanic": Skill.MECHANIC,
     "makeshift repair": Skill.MAKESHIFT_REPAIR,
     "command squad": Skill.COMMAND_SQUAD,
+    # What gives the battle's activations a third action (docs/battle-engine.md, "Third actions").
+    "ace pilot": Skill.ACE_PILOT,
+    "ace air pilot": Skill.ACE_AIR_PILOT,
+    "infantry ace": Skill.INFANTRY_ACE,
+    "scout": Skill.SCOUT,
 }
 # Unit skills that name one of the unit's weapons ("Expert: Flamethrower"), read per weapon.
 WEAPON_SKILLS = frozenset({"expert", "power scope"})

@@ -39,7 +39,7 @@ from rules.engine.requests import (
 )
 from rules.engine.ruleset import SWITCHES
 from rules.engine.state import ARMOUR_RANGE, UnitKind
-from rules.engine.targets import COMMAND_SKILLS, AircraftMove, Fortification, Height, Skill
+from rules.engine.targets import BATTLE_ONLY_SKILLS, AircraftMove, Fortification, Height, Skill
 from rules.engine.weather import Severity
 from rules.selectors import OddsChoices
 
@@ -53,7 +53,7 @@ TRAITS = [(trait.value, trait.value.replace("_", " ").capitalize()) for trait in
 SKILL_CHOICES = [
     (skill.value, skill.value.replace("_", " ").capitalize())
     for skill in Skill
-    if skill not in COMMAND_SKILLS
+    if skill not in BATTLE_ONLY_SKILLS
 ]
 RULESETS = [("rtz", "Return to Zverograd"), ("rulebook", "Rulebook")]
 SWITCH_LABELS: Mapping[str, str] = {

@@ -39,6 +39,11 @@ class Skill(StrEnum):
     MECHANIC = "mechanic"
     MAKESHIFT_REPAIR = "makeshift_repair"
     COMMAND_SQUAD = "command_squad"  # an officer, a medic and a mechanic among its soldiers
+    # Third-action skills: the battle referee's activations read them (rules/engine/battle/third.py).
+    ACE_PILOT = "ace_pilot"
+    ACE_AIR_PILOT = "ace_air_pilot"
+    INFANTRY_ACE = "infantry_ace"
+    SCOUT = "scout"
 
 
 class Fortification(StrEnum):
@@ -78,6 +83,10 @@ SUPPRESSION_IMMUNE = frozenset({Skill.SUPERHUMAN, Skill.MINDLESS, Skill.MYTHOS_C
 COMMAND_SKILLS = frozenset(
     {Skill.OFFICER, Skill.MEDIC, Skill.MECHANIC, Skill.MAKESHIFT_REPAIR, Skill.COMMAND_SQUAD}
 )
+# Skills that give an activation a third action (the battle referee reads them, the calculator does not).
+THIRD_ACTION_SKILLS = frozenset({Skill.ACE_PILOT, Skill.ACE_AIR_PILOT, Skill.INFANTRY_ACE, Skill.SCOUT})
+# Skills only the battle referee reads: kept out of the calculator's choices.
+BATTLE_ONLY_SKILLS = COMMAND_SKILLS | THIRD_ACTION_SKILLS
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from rules.catalogue import (
     unit_weapons,
 )
 from rules.engine import EngineInputError
+from rules.forms import SKILL_CHOICES
 from rules.referee import referee_odds
 
 pytestmark = pytest.mark.django_db
@@ -403,3 +404,24 @@ def test_it_keeps_the_command_skills_for_the_battles_special_actions():
     assert unit_target(tank)["skills"] == ["makeshift_repair"]
     assert unit_target(officer)["skills"] == ["officer", "mechanic"]
     assert unit_skills(officer)[1] == []
+
+
+def test_it_keeps_the_third_action_skills_for_the_battles_activations():
+    """Seed 004, Skills: Ace Pilot, Ace Air Pilot, Infantry Ace and Scout reach a battle's setup, and the
+    calculator does not offer them."""
+    ace = Unit(
+        name="Hermann",
+        unit_type="infantry",
+        armour=2,
+        model_count=1,
+        damage=3,
+        hero=True,
+        skills=["Ace Pilot", {"name": "Ace Air Pilot"}, "Infantry Ace"],
+    )
+    scouts = Unit(name="Rangers", unit_type="infantry", armour=2, model_count=5, damage=5, skills=["Scout"])
+
+    assert unit_target(ace)["skills"] == ["ace_pilot", "ace_air_pilot", "infantry_ace"]
+    assert unit_target(scouts)["skills"] == ["scout"]
+    offered = {value for value, _ in SKILL_CHOICES}
+    assert not offered & {"ace_pilot", "ace_air_pilot", "infantry_ace", "scout"}
+    assert "damage_resilient" in offered

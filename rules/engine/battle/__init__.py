@@ -7,6 +7,7 @@
   ``replay(setup, steps)`` folds them from ``initial_state(setup)``;
 - ``legal_steps(setup, state)``: what may happen next;
 - ``special`` steps: the command actions a unit's special actions give (``commands``);
+- ``third-action`` steps: the roll of an ace for a third action (``third``);
 - ``attack_request(setup, state, attack_step)``: the engine's request an attack would roll, for its odds;
 - ``report_from_state(setup, state)``: what the battle report needs.
 """
@@ -38,6 +39,7 @@ from .steps import (
     Reactive,
     Special,
     Step,
+    ThirdAction,
     WeaponUse,
     step_from_dict,
     step_to_dict,
@@ -72,6 +74,7 @@ __all__ = [
     "Special",
     "Step",
     "StepRefused",
+    "ThirdAction",
     "UnitSetup",
     "WeaponUse",
     "apply",

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from rules.engine.dice import DiceRoller
 
-from . import actions, commands, turn
+from . import actions, commands, third, turn
 from .errors import StepRefused
 from .flow import settle, waiting
 from .rolls import OutOfDiceError, finish, out_of_dice, roller_for
@@ -29,6 +29,7 @@ from .steps import (
     Reactive,
     Special,
     Step,
+    ThirdAction,
 )
 
 Handler = Callable[[BattleSetup, BattleState, Step, DiceRoller], tuple[BattleState, str]]
@@ -36,6 +37,7 @@ Handler = Callable[[BattleSetup, BattleState, Step, DiceRoller], tuple[BattleSta
 HANDLERS: Mapping[type[Step], Handler] = {
     Initiative: turn.initiative,
     ChooseFirst: turn.choose_first,
+    ThirdAction: third.third_action,
     Activate: turn.activate,
     EndActivation: turn.end_activation,
     Pass: turn.pass_,
@@ -69,13 +71,15 @@ def apply(setup: BattleSetup, state: BattleState, step: Step) -> BattleState:
     if state.pending and not isinstance(step, _WHILE_WAITING):
         raise StepRefused("decision-waiting", waiting(setup, state))
     commands.check_reactivation(setup, state, step)
+    third.check_waiting(setup, state, step)
     roller = roller_for(getattr(step, "seed", None), getattr(step, "faces", None))
     try:
         after, text = HANDLERS[type(step)](setup, state, step, roller)
     except OutOfDiceError as error:
         raise out_of_dice(error) from None
     dice = finish(roller)
-    after = settle(setup, commands.after_step(setup, state, after, step))
+    after = third.after_step(setup, state, commands.after_step(setup, state, after, step), step)
+    after = settle(setup, after)
     entry = LogEntry(
         step=state.steps + 1,
         by=step.by,

@@ -32,7 +32,17 @@ from .errors import StepRefused
 from .flow import be, close, have, open_activation, own_unit, plural, reaction_waiting, their
 from .setup import BattleSetup, UnitSetup
 from .state import Activation, BattleState, evolve, leader, members, status, with_unit
-from .steps import Action, Activate, Command, Concede, MissionScore, PlaceInReserve, Special, Step
+from .steps import (
+    Action,
+    Activate,
+    Command,
+    Concede,
+    MissionScore,
+    PlaceInReserve,
+    Special,
+    Step,
+    ThirdAction,
+)
 
 REPAIR_DICE = 5  # a makeshift repair: each [BLOC] gives a damage point back
 RALLY_DICE = 2
@@ -121,7 +131,7 @@ def check_reactivation(setup: BattleSetup, state: BattleState, step: Step) -> No
         return
     unit = setup.unit(waiting)
     if (
-        isinstance(step, Activate)
+        isinstance(step, Activate | ThirdAction)  # its ace may roll for a third action as it activates
         and step.by == unit.side
         and step.unit in setup.index
         and leader(setup, state, step.unit) == waiting

@@ -60,6 +60,8 @@ CODES = (
     "target-not-activated",
     "unit-reactivated",
     "reactivation-waiting",
+    "third-action-unavailable",
+    "third-action-waiting",
     "dice-missing",
     "dice-both",
     "dice-too-few",

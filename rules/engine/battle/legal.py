@@ -21,7 +21,7 @@ from rules.engine.state import UnitKind
 from rules.engine.suppression import RallyKind, needs_rally, restrictions
 from rules.engine.weapons import WeaponTrait
 
-from . import combat, commands, criticals, riders
+from . import combat, commands, criticals, riders, third
 from .errors import StepRefused
 from .flow import reaction_window
 from .setup import SIDES, BattleSetup, other
@@ -50,6 +50,7 @@ from .steps import (
     PlaceInReserve,
     Reactive,
     Step,
+    ThirdAction,
     WeaponUse,
 )
 
@@ -104,10 +105,13 @@ def _decisions(setup: BattleSetup, state: BattleState) -> list[Step]:
 
 def _activations(setup: BattleSetup, state: BattleState, side: str) -> list[Step]:
     found: list[Step] = []
+    rolled = state.third.unit if state.third is not None else None
     for lead in groups(setup, state, side):
         markers = status(setup, state, lead).markers
-        if markers.activated or state.reactivating not in (None, lead):
+        if markers.activated or state.reactivating not in (None, lead) or rolled not in (None, lead):
             continue
+        if third.may_roll(setup, state, lead):
+            found.append(ThirdAction(by=side, unit=lead))
         held = markers.stunned or needs_rally(markers, setup.ruleset, RallyKind.ACTIVATION)
         aircraft = setup.unit(lead).base.unit_class is UnitKind.AIRCRAFT
         plans = (
@@ -117,17 +121,19 @@ def _activations(setup: BattleSetup, state: BattleState, side: str) -> list[Step
             if held
             else _PLANS
         )
-        if commands.available(setup, state, lead) and not (aircraft and held):
+        commanding = bool(commands.available(setup, state, lead)) and not (aircraft and held)
+        if commanding:
             more = _AIRCRAFT_COMMAND_PLANS if aircraft else _HELD_COMMAND_PLANS if held else _COMMAND_PLANS
             plans = (*plans, *more)
+        plans = (*plans, *third.plans(setup, state, lead, aircraft=aircraft, held=held, commands=commanding))
         for plan in plans:
             if markers.stunned and set(plan) & {Action.ATTACK, Action.SUSTAINED}:
                 continue
             if set(plan) & _MOVES and not criticals.may_move(setup, state, lead):
                 continue
             found.append(Activate(by=side, unit=lead, actions=plan))
-    if state.reactivating is not None:
-        return found  # the reactivated unit activates now: nothing else, no pass
+    if state.reactivating is not None or rolled is not None:
+        return found  # the reactivated unit, or the one that rolled for a third action, activates now
     for unit_id in returnable(setup, state, side):
         aircraft = setup.unit(unit_id).base.unit_class is UnitKind.AIRCRAFT
         found += [

@@ -92,6 +92,9 @@ def state_to_dict(setup: BattleSetup, state: BattleState) -> dict[str, Any]:
         },
         "pending": [_pending(item) for item in state.pending],
         "reactivating": state.reactivating,
+        "third_action": None
+        if state.third is None
+        else {"unit": state.third.unit, "success": state.third.success},
         "sides": {
             side: {
                 "player": setup.side(side).player,

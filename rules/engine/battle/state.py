@@ -98,6 +98,14 @@ class Activation:
 
 
 @dataclass(frozen=True)
+class ThirdRoll:
+    """A unit's roll for a third action, held until it activates (third.py)."""
+
+    unit: str  # the group's leading unit, which activates next
+    success: bool
+
+
+@dataclass(frozen=True)
 class PendingAllocation:
     """Unsaved hits on a combined unit, waiting for its player to split them."""
 
@@ -169,6 +177,8 @@ class BattleState:
     log: tuple[LogEntry, ...] = ()
     reactivating: str | None = None  # a unit an officer's "get moving" lets activate next (commands.py)
     reactivated: tuple[tuple[int, str], ...] = ()  # (turn, unit) of every reactivation granted
+    third: ThirdRoll | None = None  # a roll for a third action, waiting for its unit's activation
+    activated_once: frozenset[str] = frozenset()  # units that have activated in this battle (Scout)
 
     def side(self, name: str) -> SideStatus:
         return self.sides[SIDES.index(name)]

@@ -109,6 +109,16 @@ class Activate(Step):
 
 
 @dataclass(frozen=True)
+class ThirdAction(Step):
+    """The roll a unit's Ace Pilot, Ace Air Pilot or Infantry Ace makes as it activates (third.py)."""
+
+    kind: ClassVar[str] = "third-action"
+    unit: str = ""
+    seed: int | None = None
+    faces: tuple[Face, ...] | None = None
+
+
+@dataclass(frozen=True)
 class Attack(Step):
     kind: ClassVar[str] = "attack"
     unit: str = ""
@@ -203,6 +213,7 @@ STEP_TYPES: Mapping[str, type[Step]] = {
     for kind in (
         Initiative,
         ChooseFirst,
+        ThirdAction,
         Activate,
         Attack,
         Special,
@@ -218,7 +229,7 @@ STEP_TYPES: Mapping[str, type[Step]] = {
         Concede,
     )
 }
-ROLLING = (Initiative, Activate, Attack, Special, Reactive, Allocate, Escape)
+ROLLING = (Initiative, ThirdAction, Activate, Attack, Special, Reactive, Allocate, Escape)
 
 
 def with_seed(step: Step, seed: int) -> Step:

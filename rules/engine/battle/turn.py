@@ -23,7 +23,7 @@ from rules.engine.state import UnitKind, new_turn
 from rules.engine.suppression import start_activation
 from rules.engine.victory import SideReport, judge_battle
 
-from . import combat, criticals, riders
+from . import combat, criticals, riders, third
 from .errors import StepRefused
 from .flow import (
     be,
@@ -215,7 +215,7 @@ def activate(
     assert isinstance(step, Activate)
     their_turn(setup, state, step.by)
     unit = own_unit(setup, step.unit, step.by)
-    _check_actions(setup, step)
+    _check_actions(setup, state, step)
     found = status(setup, state, step.unit)
     returning = found.in_reserve
     if returning:
@@ -304,16 +304,19 @@ def _whole(setup: BattleSetup, unit_id: str) -> dict[str, object]:
     }
 
 
-def _check_actions(setup: BattleSetup, step: Activate) -> None:
+def _check_actions(setup: BattleSetup, state: BattleState, step: Activate) -> None:
     name = setup.unit(step.unit).name
     actions = step.actions
     moves, attacks = [a for a in actions if a in _MOVES], [a for a in actions if a in _ATTACKS]
     cost = sum(ACTION_COST.get(action, 1) for action in actions)
-    if not actions or cost > 2 or len(moves) > 1 or len(attacks) > 1:
+    # Seed 004, Activations: two actions, three with a skill's third action (third.py).
+    most = third.allowance(setup, state, leader(setup, state, step.unit), actions)
+    if not actions or cost > most or len(moves) > 1 or len(attacks) > 1:
+        count = "three actions this activation" if most == third.THREE else "two actions"
         raise StepRefused(
             "actions-invalid",
-            f"{name} take two actions: at most one move (two make a march) and one attack "
-            "(a sustained attack takes both).",
+            f"{name} take {count}: at most one move (two make a march) and one attack "
+            "(a sustained attack takes two actions).",
         )
 
 

@@ -131,7 +131,8 @@ def battle(
 
 def mixed_battle(*, rtz: bool = False, turn_limit: int = 4, riders: bool = False) -> dict[str, Any]:
     """Each side: a squad with a joined hero, a walker with its pilot, two more squads; officers, a medic,
-    a mechanic, a command squad and a vehicle that repairs itself give the special actions their turn.
+    a mechanic, a command squad and a vehicle that repairs itself give the special actions their turn;
+    an ace pilot (Hermann), an infantry ace (Rosie) and scouts (the Gorillas) take third actions.
 
     With ``riders``, more ride along: on the attacker's side a second Siblings hero with Sigrid and a
     commissar with the Laser Grenadiers; on the defender's a Siblings pair and a commissar with the
@@ -141,16 +142,16 @@ def mixed_battle(*, rtz: bool = False, turn_limit: int = 4, riders: bool = False
         squad("a1", "Grenadiers", weapons=[dict(RIFLES), CLAWS]),
         hero("a2", "Sigrid", joined_to="a1", skills=["officer", "medic"]),
         walker("a3", "Ludwig", weapons=[LASER, ROCKETS], skills=["makeshift_repair"]),
-        hero("a4", "Hermann", pilot_of="a3", skills=["mechanic"]),
+        hero("a4", "Hermann", pilot_of="a3", skills=["mechanic", "ace_pilot"]),
         squad("a5", "Laser Grenadiers", armour=3, weapons=[dict(LASER, count=2)], models=2),
         squad("a6", "Zombies", models=4, weapons=[CLAWS], skills=["mindless"]),
     ]
     defender = [
         squad("d1", "Ranger Squad", weapons=[dict(RIFLES), MG]),
-        hero("d2", "Rosie", joined_to="d1", skills=["officer"]),
+        hero("d2", "Rosie", joined_to="d1", skills=["officer", "infantry_ace"]),
         walker("d3", "Pounder", weapons=[CANNON, MG]),
         hero("d4", "Joe", pilot_of="d3"),
-        squad("d5", "Gorillas", armour=3, models=3, weapons=[CLAWS]),
+        squad("d5", "Gorillas", armour=3, models=3, weapons=[CLAWS], skills=["scout"]),
         squad("d6", "Recon Boys", models=4, skills=["command_squad"]),
     ]
     if riders:
@@ -228,7 +229,7 @@ def setup_of(data: dict[str, Any]) -> BattleSetup:
 _FACES = ("BLOC", "TARGET", "SHIELD")
 _KINDS = (
     "initiative", "first", "activate", "attack", "hold-fire", "reactive", "allocate", "escape",
-    "reserve", "end-activation", "pass", "mission", "end-turn", "concede", "special",
+    "reserve", "end-activation", "pass", "mission", "end-turn", "concede", "special", "third-action",
 )  # fmt: skip
 _COMMANDS = ("makeshift_repair", "heal", "rally", "ammo_drop", "get_moving")
 
@@ -248,12 +249,12 @@ def random_step(pick: random.Random, ids: list[str]) -> Step:
             data.update(attacker_faces=faces(5), defender_faces=faces(5))
     elif kind == "first":
         data["first"] = pick.choice(("attacker", "defender"))
-    elif kind in {"activate", "reactive", "attack", "allocate", "escape", "special"}:
+    elif kind in {"activate", "reactive", "attack", "allocate", "escape", "special", "third-action"}:
         if pick.random() < 0.6:
             data["seed"] = pick.randrange(1000)
         elif pick.random() < 0.8:
             data["faces"] = faces(12)
-    if kind in {"activate", "reactive", "attack", "reserve", "special"}:
+    if kind in {"activate", "reactive", "attack", "reserve", "special", "third-action"}:
         data["unit"] = pick.choice(ids)
     if kind == "special":
         data.update(command=pick.choice(_COMMANDS), target=pick.choice(ids))

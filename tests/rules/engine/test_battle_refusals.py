@@ -51,6 +51,7 @@ from .battle_builders import (
     walker,
 )
 from .test_battle_commands import COMMAND_CASES
+from .test_battle_third_actions import THIRD_CASES
 
 B, T, S = Face.BLOC, Face.TARGET, Face.SHIELD
 FLAK = {"name": "Flak", "line": {"infantry": "8/AK", "vehicle": "8/AK", "aircraft": "8/AK"}}
@@ -382,6 +383,7 @@ CASES: dict[str, Case] = {
     "dice-too-few": _fresh(Initiative(by="attacker", attacker_faces=(B,), defender_faces=(S, S, S))),
     "dice-too-many": _fresh(Initiative(by="attacker", attacker_faces=(B, B, B, B), defender_faces=(S, S, S))),
     **COMMAND_CASES,  # the special actions' refusals (seed 004, Command actions)
+    **THIRD_CASES,  # third actions from skills (seed 004, Activations and Skills)
 }
 
 
