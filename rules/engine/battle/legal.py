@@ -136,9 +136,11 @@ def _activations(setup: BattleSetup, state: BattleState, side: str) -> list[Step
         return found  # the reactivated unit, or the one that rolled for a third action, activates now
     for unit_id in returnable(setup, state, side):
         aircraft = setup.unit(unit_id).base.unit_class is UnitKind.AIRCRAFT
+        # A scout that fell before its first activation still marches first for a third action.
+        scouting = third.plans(setup, state, unit_id, aircraft=aircraft, held=False, commands=False)
         found += [
             Activate(by=side, unit=unit_id, actions=plan)
-            for plan in (_AIRCRAFT_PLANS if aircraft else _PLANS)
+            for plan in (*(_AIRCRAFT_PLANS if aircraft else _PLANS), *scouting)
         ]
     own, theirs = left_to_activate(setup, state, side), left_to_activate(setup, state, other(side))
     tokens = setup.ruleset.pass_tokens_rtz and state.side(side).pass_tokens > 0

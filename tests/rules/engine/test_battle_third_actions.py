@@ -19,6 +19,7 @@ from rules.engine.battle import (
     EndTurn,
     Initiative,
     Pass,
+    PlaceInReserve,
     Reactive,
     Step,
     StepRefused,
@@ -35,6 +36,7 @@ from rules.engine.dice import Face
 from rules.engine.errors import EngineInputError
 
 from .battle_builders import battle, hero, mixed_battle, random_battle, setup_of, squad, walker
+from .test_battle_combat import activated, flak_battle, kill, replay_turn_two
 
 B, T, S = Face.BLOC, Face.TARGET, Face.SHIELD
 M, R, A, SU, N, P = (
@@ -289,3 +291,20 @@ THIRD_CASES = {
     "third-action-unavailable": _case(lambda: (aces(), opened(aces())), roll("a7", B)),
     "third-action-waiting": _case(_ludwig_rolled, act("a3", M, A)),
 }
+
+
+def test_it_offers_a_scout_back_from_reserve_its_march_first_if_it_never_activated() -> None:
+    """Seed 004, Scout and Reserve (#): scouts that fell before their first activation come back whole, and
+    that activation is still their first: a march first gives the third action."""
+    defenders = [squad("d1", "Rangers", models=1, skills=["scout"]), squad("d3", "Recon Boys", models=1)]
+    setup = flak_battle(defenders, reserves=(0, 1))
+    state = apply(setup, kill(setup, activated(setup), "d1"), PlaceInReserve(by="defender", unit="d1"))
+    state = apply(setup, state, act("d3", N, N, by="defender"))
+    state = replay_turn_two(setup, state)
+
+    offered = [step for step in legal_steps(setup, state) if isinstance(step, Activate) and step.unit == "d1"]
+
+    assert act("d1", R, A, by="defender") in offered
+    back = apply(setup, state, act("d1", R, A, by="defender"))
+    assert back.activation is not None
+    assert "d1" in back.activated_once
