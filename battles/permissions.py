@@ -172,7 +172,7 @@ def can_view_session(user: Actor, session: Any) -> bool:
         return False
     if user.pk in (session.attacker_player_id, session.defender_player_id):
         return True
-    if session.public:
+    if session.public and session_may_be_public(session):  # the campaign may have turned private since
         return True
     return session.battle_id is not None and (
         can_manage_campaign(user, session.campaign) or bool(session_sides(user, session))

@@ -18,12 +18,13 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 
 from armies.models import ArmyList
 from battles.permissions import can_correct_session, can_start_session, session_sides
 from battles.sessions import services
 from battles.sessions.friendly import session_start_friendly
-from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEP_NUMBER
+from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEP_NUMBER, MAX_VERSION
 from battles.sessions.models import BattleSession, SessionStatus
 from battles.sessions.selectors import (
     session_for,
@@ -52,7 +53,7 @@ NOT_PLAYER = "not-a-player: you watch this session but play no side in it."
 
 def _expected() -> serializers.IntegerField:
     return serializers.IntegerField(
-        min_value=0, max_value=MAX_STEP_NUMBER, help_text="The version (number of steps) the caller saw."
+        min_value=0, max_value=MAX_VERSION, help_text="The session's version the caller saw."
     )
 
 
@@ -110,13 +111,18 @@ class SessionReplayQuery(StrictInput):
 class SessionVersionOutput(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=SessionStatus.choices)
-    tag = serializers.CharField(help_text="The ETag's value: version, status and any undo asked for.")
+    tag = serializers.CharField(
+        help_text="The ETag's value: version, status, any undo asked for, who may watch."
+    )
 
 
 class SessionOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=SessionStatus.choices)
-    version = serializers.IntegerField(help_text="The number of steps: send it as ``expected``.")
+    version = serializers.IntegerField(
+        help_text="Changes so far (steps, undos, undos asked; it only grows): send it as ``expected``."
+    )
+    steps = serializers.IntegerField(help_text="The number of live steps (an undo's ``to`` counts these).")
     code = serializers.CharField(allow_null=True, help_text="The join code (to the players and organisers).")
     battle = serializers.IntegerField(allow_null=True)
     campaign = serializers.IntegerField(allow_null=True)
@@ -142,6 +148,7 @@ class SessionReplayOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     step = serializers.IntegerField()
     version = serializers.IntegerField()
+    steps = serializers.IntegerField()
     state = serializers.DictField()
 
 
@@ -383,8 +390,14 @@ class SessionReplayApi(CampaignApi):
         return Response(SessionReplayOutput(session_replay(session=session, step=step)).data)
 
 
+class RefereeUserThrottle(UserRateThrottle):
+    """The referee's rate per account (the anonymous one, per address, cannot reach a session)."""
+
+    scope = "referee"
+
+
 class SessionOddsApi(CampaignApi):
-    throttle_classes = [RefereeThrottle]
+    throttle_classes = [RefereeThrottle, RefereeUserThrottle]
 
     @extend_schema(
         request=SessionOddsInput, responses={200: AttackOddsDoc, **refusals(

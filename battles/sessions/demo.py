@@ -33,6 +33,10 @@ def demo_session(battle: Battle) -> BattleSession | None:
         attacks = [step for step in choices if step.kind == "attack" or "attack" in str(step)]
         step = with_seed(pick.choice(attacks or choices), pick.randrange(2**32))
         session = session_step(
-            session_id=session.pk, actor=players[step.by], expected=session.version, step=step_to_dict(step)
+            session_id=session.pk,
+            actor=players[step.by],
+            expected=session.version,
+            step=step_to_dict(step),
+            seeded=True,
         ).session
     return session

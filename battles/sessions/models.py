@@ -1,8 +1,10 @@
 """A battle session and its steps: the setup frozen at the start and the steps in order, never the state.
 
-The state is ``rules.engine.battle.replay(setup, live steps)``; ``version`` is the number of live steps,
-kept on the session row so the phones' poll reads one narrow row. A step taken back is marked
-``undone`` (the rows are never changed otherwise, nor deleted): the live steps are numbered 1..version.
+The state is ``rules.engine.battle.replay(setup, live steps)``; ``step_count`` is the number of live steps and
+``version`` counts every change to them (a step, an undo, an undo asked for), so it only grows: the phones
+send it back as ``expected`` and poll it from one narrow row, and a number once seen never names another
+state. A step taken back is marked ``undone`` (the rows are never changed otherwise, nor deleted): the live
+steps are numbered 1..step_count.
 """
 
 from __future__ import annotations
@@ -46,7 +48,10 @@ class BattleSession(models.Model):
     public = models.BooleanField(
         default=False, help_text="Spectators may watch (a public campaign's battle)."
     )
-    version = models.PositiveIntegerField(default=0, help_text="The number of live steps.")
+    version = models.PositiveIntegerField(
+        default=0, help_text="Changes to the steps so far (steps, undos, undos asked): only grows."
+    )
+    step_count = models.PositiveIntegerField(default=0, help_text="The number of live steps.")
     # An undo of more than the last step waits for the other side: back to ``undo_to`` live steps.
     undo_asked_by = models.CharField(max_length=SIDE_MAX_LENGTH, blank=True)
     undo_to = models.PositiveIntegerField(null=True, blank=True)

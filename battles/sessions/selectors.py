@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from armies.models import ArmyList
-from battles.permissions import can_correct_session, can_view_session, session_sides
+from battles.permissions import can_correct_session, can_view_session, session_may_be_public, session_sides
 from battles.sessions import live
 from battles.sessions.models import BattleSession, SessionStatus, SessionStep
+from campaign.models import BattleStatus
 from core.errors import ConflictError, DomainError
 from rules.engine import attack_odds
 from rules.engine.battle import (
@@ -24,7 +25,8 @@ from rules.engine.battle import (
 
 # What the poll reads of a session: the columns ``can_view_session`` needs and the version, nothing wide.
 _POLL_COLUMNS = ("id", "version", "status", "undo_to", "public", "attacker_player_id", "defender_player_id",
-                 "battle_id", "campaign_id")  # fmt: skip
+                 "battle_id", "campaign_id", "campaign__is_public",
+                 "campaign__hide_results_until_close")  # fmt: skip
 
 
 def is_ready(session: BattleSession) -> bool:
@@ -38,7 +40,7 @@ def live_state(session: BattleSession) -> tuple[BattleSetup, BattleState]:
         raise ConflictError("session-waiting", "the opponent has not joined with a list yet", "session")
     key = live.key_of(session)
     setup = live.setup_of(key, session.setup)
-    state = live.state_of(key, session.version, setup, None)
+    state = live.state_of(key, session.version, setup, None)  # the version only grows: never another state's
     if state is None:
         steps = SessionStep.objects.filter(session=session, undone_at__isnull=True).order_by("number")
         state = live.state_of(key, session.version, setup, list(steps.values_list("data", flat=True)))
@@ -73,23 +75,30 @@ def own_lists(user: Any) -> list[Any]:
 
 def last_step_side(session: BattleSession) -> str | None:
     """The side the last live step was made for (None before the first): its author may take it back."""
-    if session.version == 0:
+    if session.step_count == 0:
         return None
-    rows = SessionStep.objects.filter(session=session, undone_at__isnull=True, number=session.version)
+    rows = SessionStep.objects.filter(session=session, undone_at__isnull=True, number=session.step_count)
     return rows.values_list("side", flat=True).first()
 
 
 def session_tag(session: BattleSession) -> str:
-    """What a phone compares: the version, the status, a waiting undo (asking changes no step) and whether
-    club members may watch (changing it is no step either)."""
+    """What a phone compares: the version (which only grows), the status, a waiting undo and whether club
+    members may watch (changing it is no step)."""
     undo = "-" if session.undo_to is None else session.undo_to
-    return f"{session.version}.{session.status}.{undo}.{'public' if session.public else 'private'}"
+    return f"{session.version}.{session.status}.{undo}.{'public' if watchable(session) else 'private'}"
+
+
+def watchable(session: BattleSession) -> bool:
+    """Any account may watch: let in by its players or organisers, and still allowed by the campaign (a
+    campaign made private, or hiding its results, since shuts the spectators out)."""
+    return session.public and session_may_be_public(session)
 
 
 def session_version(*, user: Any, session_id: int) -> BattleSession | None:
     """The session's version, status and waiting undo for the poll, from one narrow query while the viewer
     is a player or the session is public; None when the user may not see it."""
-    session = BattleSession.objects.only(*_POLL_COLUMNS).filter(pk=session_id).first()
+    rows = BattleSession.objects.select_related("campaign").only(*_POLL_COLUMNS)
+    session = rows.filter(pk=session_id).first()
     if session is None or not can_view_session(user, session):
         return None
     return session
@@ -107,15 +116,18 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
         players = {side: setup.side(side).player for side in ("attacker", "defender")}
         state = state_to_dict(setup, kept)
         legal = [step_to_dict(step) for step in legal_steps(setup, kept) if step.by in sides]
+        if session.battle is not None and session.battle.status != BattleStatus.SCHEDULED:
+            legal = []  # reported by hand meanwhile: the session's steps would be refused
     return {
         "id": session.pk,
         "status": session.status,
         "version": session.version,
+        "steps": session.step_count,
         "code": session.code if sides or can_correct_session(user, session) else None,
         "battle": session.battle_id,
         "campaign": session.campaign_id,
         "fortification": session.fortification,
-        "public": session.public,
+        "public": watchable(session),
         "players": players,
         "waiting_for_opponent": waiting,
         "your_sides": list(sides),
@@ -135,12 +147,15 @@ def session_replay(*, session: BattleSession, step: int) -> dict[str, Any]:
     if not is_ready(session):
         raise ConflictError("session-waiting", "the opponent has not joined with a list yet", "session")
     setup = live.setup_of(live.key_of(session), session.setup)
-    upto = min(step, session.version)
+    upto = min(step, session.step_count)
     rows = SessionStep.objects.filter(session=session, undone_at__isnull=True, number__lte=upto).order_by(
         "number"
     )
     state = replay(setup, [step_from_dict(data) for data in rows.values_list("data", flat=True)])
-    return {"id": session.pk, "step": upto, "version": session.version, "state": state_to_dict(setup, state)}
+    return {
+        "id": session.pk, "step": upto, "version": session.version, "steps": session.step_count,
+        "state": state_to_dict(setup, state),
+    }  # fmt: skip
 
 
 def session_odds(*, session: BattleSession, step: Any) -> dict[str, Any]:

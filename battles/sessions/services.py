@@ -34,6 +34,7 @@ from battles.sessions.friendly import session_join_friendly
 from battles.sessions.limits import (
     JOIN_RATE,
     MAX_STEPS,
+    MAX_VERSION,
     PROBLEM_MAX_LENGTH,
 )
 from battles.sessions.models import BattleSession, SessionStatus, SessionStep
@@ -66,7 +67,7 @@ class StaleStepError(ConflictError):
     def __init__(self, session: BattleSession) -> None:
         super().__init__(
             "step-stale",
-            f"the battle moved on (step {session.version} is the last one): look again before you act",
+            f"the battle moved on (step {session.step_count} is the last one): look again before you act",
             "expected",
         )
         self.session = session
@@ -93,6 +94,10 @@ def _open(session: BattleSession, expected: int) -> None:
         )
     if session.version != expected:
         raise StaleStepError(session)
+    if session.version >= MAX_VERSION:
+        raise ConflictError(
+            "session-full", f"a battle session takes at most {MAX_VERSION} steps and undos in all", "expected"
+        )
 
 
 # --- start and join -----------------------------------------------------------------------------------
@@ -181,20 +186,48 @@ def _may_act(session: BattleSession, actor: Any, side: str) -> None:
         raise DomainError("not-your-side", f"you do not play the {side} in this battle", "by")
 
 
-def _rolled(step: Step) -> tuple[Step, int | None]:
-    """The step with a seed drawn by the site where it rolls and no dice were entered."""
+def _rolled(session: BattleSession, step: Step) -> tuple[Step, int | None]:
+    """The step with a seed drawn by the site where it rolls and no dice were entered.
+
+    Dice once rolled stay rolled: where a step of the same side at this point of the battle was rolled and
+    then taken back, the site rolls its seed again rather than a fresh one, so taking a roll back (alone
+    or agreed) fixes a mistaken target or condition but never buys new dice."""
     names = {item.name for item in fields(step)}
     if "seed" not in names or getattr(step, "seed", None) is not None:
         return step, getattr(step, "seed", None)
     if any(getattr(step, name, None) is not None for name in ("faces", "attacker_faces", "defender_faces")):
         return step, None
-    seed = _random.randrange(SEED_BOUND)
+    earlier = SessionStep.objects.filter(
+        session=session,
+        number=session.step_count + 1,
+        side=step.by,
+        undone_at__isnull=False,
+        seed__isnull=False,
+    )
+    seed = earlier.order_by("pk").values_list("seed", flat=True).first()
+    if seed is None:
+        seed = _random.randrange(SEED_BOUND)
     return with_seed(step, seed), seed
 
 
+def _refuse_seed(step: Any) -> None:
+    """A seed sent with a step would choose the site's dice: the site rolls, or the player enters faces."""
+    if isinstance(step, dict) and step.get("seed") is not None:
+        raise DomainError(
+            "seed-not-accepted",
+            "the site rolls its own dice: send the faces your dice showed, or nothing for the site to roll",
+            "step.seed",
+        )
+
+
 @transaction.atomic
-def session_step(*, session_id: int, actor: Any, expected: int, step: Any) -> Played:
-    """Apply one step sent for version ``expected``: stored as number ``expected + 1`` or refused whole."""
+def session_step(*, session_id: int, actor: Any, expected: int, step: Any, seeded: bool = False) -> Played:
+    """Apply one step sent for version ``expected``: stored as the next live step or refused whole.
+
+    A seed in ``step`` is refused unless ``seeded`` (the demo and tests, which fix their dice): the phones
+    never choose the site's dice."""
+    if not seeded:
+        _refuse_seed(step)
     session = _locked(session_id)
     _open(session, expected)
     if session.battle is not None and session.battle.status != BattleStatus.SCHEDULED:
@@ -203,24 +236,27 @@ def session_step(*, session_id: int, actor: Any, expected: int, step: Any) -> Pl
             f"this battle is {session.battle.get_status_display().lower()} already: its session is over",
             "session",
         )
-    if session.version >= MAX_STEPS:
+    if session.step_count >= MAX_STEPS:
         raise ConflictError("session-full", f"a battle session holds at most {MAX_STEPS} steps", "step")
     parsed = step_from_dict(step)
     _may_act(session, actor, parsed.by)
-    parsed, seed = _rolled(parsed)  # drawn before applying, stored with the step: the replay rolls the same
+    parsed, seed = _rolled(
+        session, parsed
+    )  # drawn before applying, stored with the step: the replay rolls the same
     setup, state = live_state(session)
     state = apply(setup, state, parsed)
     session.version += 1
+    session.step_count += 1
     SessionStep.objects.create(
         session=session,
-        number=session.version,
+        number=session.step_count,
         data=step_to_dict(parsed),
         side=parsed.by,
         sent_by=actor,
         seed=seed,
     )
     session.undo_asked_by, session.undo_to = "", None
-    changed = ["version", "undo_asked_by", "undo_to", "updated_at"]
+    changed = ["version", "step_count", "undo_asked_by", "undo_to", "updated_at"]
     if state.phase is Phase.ENDED:
         session.status = SessionStatus.ENDED
         changed.append("status")
@@ -238,9 +274,10 @@ def _take_back(session: BattleSession, to: int, actor: Any) -> None:
     SessionStep.objects.filter(session=session, undone_at__isnull=True, number__gt=to).update(
         undone_at=timezone.now(), undone_by=actor
     )
-    session.version = to
+    session.version += 1
+    session.step_count = to
     session.undo_asked_by, session.undo_to = "", None
-    session.save(update_fields=["version", "undo_asked_by", "undo_to", "updated_at"])
+    session.save(update_fields=["version", "step_count", "undo_asked_by", "undo_to", "updated_at"])
 
 
 def _played(session: BattleSession) -> Played:
@@ -253,32 +290,38 @@ def session_undo(*, session_id: int, actor: Any, expected: int) -> Played:
     """Take back the last step: its sender's side may, until the opponent acts (an organiser may too)."""
     session = _locked(session_id)
     _open(session, expected)
-    last = SessionStep.objects.filter(session=session, undone_at__isnull=True, number=session.version).first()
+    last = SessionStep.objects.filter(
+        session=session, undone_at__isnull=True, number=session.step_count
+    ).first()
     if last is None:
         raise ConflictError("nothing-to-undo", "no step has been made yet", "expected")
     if last.side not in session_sides(actor, session) and not can_correct_session(actor, session):
         raise ConflictError(
             "undo-needs-agreement", "the last step is your opponent's: ask them to take it back", "expected"
         )
-    _take_back(session, session.version - 1, actor)
+    _take_back(session, session.step_count - 1, actor)
     return _played(session)
 
 
 @transaction.atomic
 def session_undo_ask(*, session_id: int, actor: Any, expected: int, to: int) -> Played:
-    """Ask to take the battle back to ``to`` live steps; the other side agrees (``session_undo_agree``)."""
+    """Ask to take the battle back to ``to`` live steps; the other side agrees (``session_undo_agree``).
+
+    Asking is a new version: an agreement names the version it saw, so it agrees to this request and no
+    other (asking again for more steps makes an agreement sent for the first one stale)."""
     session = _locked(session_id)
     _open(session, expected)
     sides, correcting = session_sides(actor, session), can_correct_session(actor, session)
     if not sides and not correcting:
         raise DomainError("not-your-side", "you play no side in this battle", "to")
-    if not 0 <= to < session.version:
-        raise DomainError("out-of-range", f"from 0 to {session.version - 1} steps", "to")
+    if not 0 <= to < session.step_count:
+        raise DomainError("out-of-range", f"from 0 to {session.step_count - 1} steps", "to")
     if correcting or len(sides) == 2:  # an organiser corrects; one phone for both has nobody to ask
         _take_back(session, to, actor)
     else:
         session.undo_asked_by, session.undo_to = sides[0], to
-        session.save(update_fields=["undo_asked_by", "undo_to", "updated_at"])
+        session.version += 1
+        session.save(update_fields=["version", "undo_asked_by", "undo_to", "updated_at"])
     return _played(session)
 
 

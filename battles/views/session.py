@@ -37,7 +37,7 @@ from battles.session_presenters import (
     log_words,
     turn_words,
 )
-from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEPS
+from battles.sessions.limits import JOIN_CODE_LENGTH, MAX_STEPS, MAX_VERSION
 from battles.sessions.models import BattleSession, SessionStatus
 from battles.sessions.selectors import (
     is_ready,
@@ -161,7 +161,7 @@ def session_replay_view(request: HtmxHttpRequest, session_id: int) -> HttpRespon
     context = {
         "session": session,
         "step": step,
-        "last": replayed["version"],
+        "last": replayed["steps"],
         "state": state,
         "turn": turn_words(state),
         "log": log_words(state)[:1],
@@ -241,7 +241,8 @@ def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
     if not isinstance(step, dict) or not isinstance(step.get("kind"), str):
         raise DomainError("invalid-step", "that step could not be read: choose it again", "step")
     if step["kind"] == "attack":
-        step["conditions"] = {**(step.get("conditions") or {}), **_conditions(request.POST)}
+        sent = step.get("conditions")
+        step["conditions"] = {**(sent if isinstance(sent, dict) else {}), **_conditions(request.POST)}
     if step["kind"] == "allocate" and isinstance(step.get("rider_hits"), list):
         step["rider_hits"] = _split(request.POST, step["rider_hits"])
     fields = ("attacker_faces", "defender_faces") if step["kind"] == "initiative" else ("faces",)
@@ -256,7 +257,7 @@ def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
 
 def _expected(request: HtmxHttpRequest) -> int:
     value = request.POST.get("expected", "")
-    if not value.isascii() or not value.isdigit() or int(value) > MAX_STEPS:
+    if not value.isascii() or not value.isdigit() or len(value) > 9 or int(value) > MAX_VERSION:
         raise DomainError(
             "invalid-expected", "the page is out of date: look again before you act", "expected"
         )
@@ -302,7 +303,8 @@ def session_undo_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse
         if how == "agree":
             session_undo_agree(session_id=session.pk, actor=actor, expected=expected)
         elif how == "ask":
-            session_undo_ask(session_id=session.pk, actor=actor, expected=expected, to=max(expected - 2, 0))
+            to = max(session.step_count - 2, 0)
+            session_undo_ask(session_id=session.pk, actor=actor, expected=expected, to=to)
         else:
             session_undo(session_id=session.pk, actor=actor, expected=expected)
 

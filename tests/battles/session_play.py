@@ -33,9 +33,11 @@ def play(session: BattleSession, users: dict[str, Any], *, seed: int, most: int 
 
 
 def send(session: BattleSession, user: Any, step: dict[str, Any]) -> BattleSession:
-    """One step sent for the session's current version."""
+    """One step sent for the session's current version (a seed in it fixes the site's dice, as the demo's)."""
     session.refresh_from_db()
-    return session_step(session_id=session.pk, actor=user, expected=session.version, step=step).session
+    return session_step(
+        session_id=session.pk, actor=user, expected=session.version, step=step, seeded=True
+    ).session
 
 
 def army_with_riders(

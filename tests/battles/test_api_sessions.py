@@ -192,14 +192,15 @@ def test_the_sender_undoes_the_last_step_the_opponent_must_agree_to_older_ones(w
 
     refused = world.client("defender").post(url(session, "undo/"), {"expected": 1}, format="json")
     taken = world.client("attacker").post(url(session, "undo/"), {"expected": 1}, format="json")
-    initiative(world, session)
-    asked = world.client("defender").post(url(session, "undo/ask/"), {"expected": 1, "to": 0}, format="json")
-    agreed = world.client("attacker").post(url(session, "undo/agree/"), {"expected": 1}, format="json")
+    initiative(world, session, expected=2)
+    asked = world.client("defender").post(url(session, "undo/ask/"), {"expected": 3, "to": 0}, format="json")
+    agreed = world.client("attacker").post(url(session, "undo/agree/"), {"expected": 4}, format="json")
 
     assert (refused.status_code, refused.json()["code"]) == (409, "undo-needs-agreement")
-    assert (taken.status_code, taken.json()["version"]) == (200, 0)
+    assert (taken.status_code, taken.json()["steps"], taken.json()["version"]) == (200, 0, 2)
     assert asked.json()["undo"] == {"asked_by": "defender", "back_to": 0}
-    assert (agreed.status_code, agreed.json()["version"], agreed.json()["undo"]) == (200, 0, None)
+    assert (agreed.status_code, agreed.json()["steps"], agreed.json()["undo"]) == (200, 0, None)
+    assert agreed.json()["version"] == 5
 
 
 def test_an_organiser_corrects_a_step_alone(world, session):
@@ -207,7 +208,7 @@ def test_an_organiser_corrects_a_step_alone(world, session):
 
     answer = world.client("creator").post(url(session, "undo/ask/"), {"expected": 1, "to": 0}, format="json")
 
-    assert (answer.status_code, answer.json()["version"]) == (200, 0)
+    assert (answer.status_code, answer.json()["steps"], answer.json()["version"]) == (200, 0, 2)
 
 
 def test_a_concession_files_the_report_and_the_confirmation_settles_the_battle(world, session):

@@ -130,7 +130,7 @@ def test_it_lets_the_sender_take_back_the_last_step_but_not_the_opponents(
     assert refused.value.code == "undo-needs-agreement"
 
     played = session_undo(session_id=session.pk, actor=world.attacker, expected=1)
-    assert played.session.version == 0
+    assert (played.session.step_count, played.session.version) == (0, 2)  # the version only grows
     assert played.state.steps == 0
     undone = SessionStep.objects.get(session=session)
     assert undone.undone_at is not None
@@ -144,13 +144,13 @@ def test_it_takes_older_steps_back_only_when_the_other_side_agrees(
     assert session.version == 6
 
     asked = session_undo_ask(session_id=session.pk, actor=world.defender, expected=6, to=2)
-    assert asked.session.version == 6
+    assert (asked.session.step_count, asked.session.version) == (6, 7)  # asking is a change, no step
     assert asked.session.undo_to == 2
     with pytest.raises(DomainError):
-        session_undo_agree(session_id=session.pk, actor=world.defender, expected=6)
+        session_undo_agree(session_id=session.pk, actor=world.defender, expected=7)
 
-    agreed = session_undo_agree(session_id=session.pk, actor=world.attacker, expected=6)
-    assert agreed.session.version == 2
+    agreed = session_undo_agree(session_id=session.pk, actor=world.attacker, expected=7)
+    assert (agreed.session.step_count, agreed.session.version) == (2, 8)
     assert agreed.session.undo_to is None
     assert SessionStep.objects.filter(session=session, undone_at__isnull=True).count() == 2
     # A new step takes the freed number.

@@ -161,7 +161,6 @@ def test_after_the_roll_only_the_unit_that_rolled_activates(world, session):
         ({"unit": "x" * 41}, "unit"),
         ({"unit": 7}, "unit"),
         ({"faces": ["SIX"]}, "faces[0]"),
-        ({"seed": -1}, "seed"),
     ],
 )
 def test_it_bounds_a_rolls_fields(world, session, changes, field):
