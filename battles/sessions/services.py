@@ -132,13 +132,20 @@ def session_start(*, battle: Battle, actor: Any) -> tuple[BattleSession, bool]:
     setup = build_setup(ruleset=battle.campaign.ruleset, mission=mission, players=players, units=units)
     held = battle.sector.fortification if battle.sector is not None else "none"
     campaign = battle.campaign
-    session = create_session(
-        battle=battle, campaign=campaign, setup=setup,
-        attacker_registration=lists.chosen["attacker"], defender_registration=lists.chosen["defender"],
-        fortification=fielded_fortification(mission, held),
-        attacker_player_id=battle.attacker.player_id, defender_player_id=battle.defender.player_id,
-        public=campaign.is_public and not campaign.hide_results_until_close, created_by=actor,
-    )  # fmt: skip
+    try:
+        session = create_session(
+            battle=battle, campaign=campaign, setup=setup,
+            attacker_registration=lists.chosen["attacker"], defender_registration=lists.chosen["defender"],
+            fortification=fielded_fortification(mission, held),
+            attacker_player_id=battle.attacker.player_id, defender_player_id=battle.defender.player_id,
+            public=campaign.is_public and not campaign.hide_results_until_close, created_by=actor,
+        )  # fmt: skip
+    except ConflictError as exc:
+        # Both phones pressed Start at once: the other one's session is the battle's session.
+        found = BattleSession.objects.filter(battle=battle, status=SessionStatus.OPEN).first()
+        if exc.code != "session-open" or found is None:
+            raise
+        return found, False
     _tell_opponent(session, battle, actor)
     return session, True
 

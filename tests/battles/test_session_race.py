@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from battles.sessions.models import SessionStep
+from battles.sessions.models import BattleSession, SessionStep
 from battles.sessions.services import session_start, session_step
 from tests.races import at_once, outcome, require_postgresql
 
@@ -63,3 +63,18 @@ def test_many_steps_racing_are_numbered_one_after_the_other(report_world: Any) -
     )
     assert numbers == list(range(1, answers.count("stored") + 1))
     assert set(answers) <= {"stored", "step-stale"}
+
+
+def test_both_phones_starting_the_battle_at_once_open_one_session_and_both_get_it(report_world: Any) -> None:
+    """The second start meets the battle's one-open-session constraint and answers the session the first
+    opened (started by one, found by the other), never a refusal."""
+    require_postgresql()
+
+    def start(user: Any) -> Any:
+        return lambda: session_start(battle=report_world.battle, actor=user)
+
+    answers = at_once([start(report_world.attacker), start(report_world.defender)])
+
+    assert answers[0][0].pk == answers[1][0].pk
+    assert sorted(started for _, started in answers) == [False, True]
+    assert BattleSession.objects.filter(battle=report_world.battle).count() == 1
