@@ -26,7 +26,7 @@ from playwright.sync_api import expect
 from armies.services.army_lists import army_list_add_unit, army_list_update_entry
 from battles.models import BattleReport, ReportStatus
 from battles.sessions import services as session_services
-from battles.sessions.models import BattleSession, SessionStatus
+from battles.sessions.models import BattleSession, SessionStatus, SessionStep
 from battles.sessions.selectors import live_state
 from battles.sessions.services import session_start
 from campaign.engine.svg import DEFAULT_COLOURS
@@ -243,6 +243,7 @@ def test_two_phones_play_a_short_battle_and_the_confirmed_report_moves_the_map_a
     Battle.objects.filter(pk=battle.pk).update(mission="sabotage")  # the shortest mission: five turns
     battle.refresh_from_db()
     session = session_start(battle=battle, actor=battle.attacker.player)[0]
+    owner_before = battle.sector.owner  # the map before the battle
     assert session.setup["mission"]["turn_limit"] == TURNS
     assert any(unit.get("joined_to") for unit in session.setup["defender"]["units"])
 
@@ -273,10 +274,15 @@ def test_two_phones_play_a_short_battle_and_the_confirmed_report_moves_the_map_a
         opponent.get_by_test_id("session-confirm").get_by_role("button", name="Confirm the report").tap()
         expect(opponent.get_by_text("Confirmed: the result is recorded.")).to_be_visible()
 
+        # The map follows the result: an attacker's win moves the sector to the attacker's bloc, any other
+        # result leaves it with whoever held it before the battle.
+        battle.refresh_from_db()
+        expected_owner = battle.attacker_bloc if battle.result["winner"] == "attacker" else owner_before
         battle.sector.refresh_from_db()
+        assert battle.sector.owner == expected_owner
         opponent.goto(f"/campaigns/{campaign.pk}/")
         expect(sector(opponent, battle.sector.key).locator("polygon")).to_have_attribute(
-            "fill", DEFAULT_COLOURS[battle.sector.owner or None]
+            "fill", DEFAULT_COLOURS[expected_owner or None]
         )
         opponent.goto(f"/campaigns/{campaign.pk}/standings/")
         expect(opponent.get_by_test_id("standings-status")).to_contain_text("from 1 report", timeout=60_000)
@@ -299,6 +305,16 @@ def test_two_phones_play_a_short_battle_and_the_confirmed_report_moves_the_map_a
         "reactive",
     } <= table.seen
     assert "allocate" in table.seen, "the hero and the squad split hits"
+    allocations = [
+        row.data
+        for row in SessionStep.objects.filter(session=session, undone_at__isnull=True)
+        if row.data["kind"] == "allocate"
+    ]
+    hero_hits = [
+        sum(data.get("hero_hits") or ()) + sum(sum(row) for row in data.get("rider_hits") or ())
+        for data in allocations
+    ]
+    assert max(hero_hits, default=0) > 0, "the hero took a hit"
     lost = [entry for side in ("attacker", "defender") for entry in outcome[side]["lost"]]
     assert lost, "a unit was eliminated"
     assert "reserve" in table.seen
