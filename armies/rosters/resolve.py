@@ -37,6 +37,7 @@ from armies.rosters.notes import platoon_members, read_roster_notes, read_unit_n
 from armies.rosters.read import Roster, RosterError, RosterForce, RosterSelection
 from armies.validation import limits
 from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION
+from armies.validation.names import name_cleaned
 from armies.validation.types import CAPTURED_SURCHARGE, Catalogue, UnitProfile
 
 CAPTURED_FORCE = "captured vehicles"
@@ -138,7 +139,7 @@ def resolve_roster(
     document = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
-        "name": (roster.name or "Imported roster")[: limits.NAME_MAX_LENGTH],
+        "name": (name_cleaned(roster.name) or "Imported roster")[: limits.NAME_MAX_LENGTH],
         "bloc": _bloc(roster, picks, profiles, bloc),
         "faction": _faction(said.faction, catalogue, warnings),
         "points_limit": points_limit,

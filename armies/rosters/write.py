@@ -32,6 +32,7 @@ from armies.rosters import notes
 from armies.rosters.read import DUST_GAME_SYSTEM_ID, POINTS_COST_TYPE
 from armies.rosters.resolve import BUNKER_CHOICE, CAPTURED_FORCE
 from armies.validation.fortifications import FREE_COST
+from armies.validation.names import xml_text
 from armies.validation.types import CAPTURED_SURCHARGE, Catalogue, UnitProfile
 
 ROSTER_NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
@@ -139,6 +140,9 @@ def roster_to_xml(document: Mapping[str, Any], catalogue: Catalogue, ids: Roster
     _write_notes(root, document, catalogue, written, nested)
     for element in root.iter():
         element[:] = sorted(element, key=lambda child: _CHILD_ORDER.get(child.tag, 9))
+        # Whatever text the list or the catalogue hands in, the file stays well-formed XML.
+        element.attrib = {name: xml_text(value) for name, value in element.attrib.items()}
+        element.text = xml_text(element.text) if element.text else element.text
     ET.indent(root)
     return bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True))
 
