@@ -256,7 +256,9 @@ def _write_notes(root: ET.Element, document: Mapping[str, Any], catalogue: Catal
             lines.append(notes.platoon_member(number, chart, entry["slot"]))
         if lines:
             _notes(unit.selection, lines)
-    lines = []
+    # The bloc and the catalogue first: a list of mercenaries alone shows no bloc, and the import
+    # prefers the catalogue the list was made with to the newest.
+    lines = [notes.bloc(str(document["bloc"])), notes.catalogue(catalogue.name, catalogue.version)]
     faction = catalogue.faction_by_key.get(document["faction"] or "")
     if document["faction"]:
         lines.append(notes.faction(faction.name if faction else str(document["faction"])))
@@ -269,8 +271,7 @@ def _write_notes(root: ET.Element, document: Mapping[str, Any], catalogue: Catal
         ]
         lines.append(notes.platoon(number, chart, members))
     lines += [notes.fortification(fort["kind"]) for fort in document["fortifications"] if not fort["unit"]]
-    if lines:
-        _notes(root, [notes.ROSTER_HEADING, *lines])
+    _notes(root, [notes.ROSTER_HEADING, *lines])
 
 
 def _units_in_order(root: ET.Element) -> Iterator[ET.Element]:
