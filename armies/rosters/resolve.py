@@ -10,8 +10,11 @@ is which of our units), so it runs without a database. What it decides:
   cost 2 AP more and our import keeps no unit for them, so each is matched by name to the chart's
   own unit and entered marked captured (the +2 is then charged once, by the validator);
 - a strongpoint unit's "Bunker" choice becomes the list's bunker upgrade for that unit;
-- the bloc is the bloc of the units that are neither mercenaries nor captured; a roster of
-  mercenaries alone does not say it, so the caller's ``bloc`` is used, else it is asked for;
+- the bloc is the one our export says in the roster's notes, else the bloc of the units that are
+  neither mercenaries nor captured; a roster of mercenaries alone from elsewhere does not say it,
+  so the caller's ``bloc`` is used, else it is asked for;
+- a selection keeps its id when it is an entry id of ours used once (our export writes each
+  entry's id there), so a list with removed units keeps e1, e3; other units get fresh ids;
 - AP are never taken from the roster: where its stated cost differs from the catalogue's, a
   ``roster-cost-differs`` warning says both; a selection our catalogue does not know is named (its
   roster name and id) in a ``roster-entry-unknown`` warning and the rest still imports.

@@ -12,7 +12,8 @@ from our catalogue (the pick gets what its parents do not), and the roster its `
 squad offers sits inside that squad as the squad's own choice.
 
 What a roster has no place for (a hero joined to a unit, a pilot seated, reserves, platoons,
-fortifications bought outright, the faction claimed, the side played) is said in the
+fortifications bought outright, the faction claimed, the side played, the bloc and the catalogue
+the list was made with) is said in the
 ``customNotes`` of the selection or of the roster (``armies.rosters.notes``), and our import reads
 it back. A catalogue imported before the ids were kept (or a JSON one) has none: each
 unit is then one selection named by its own entry id (its key when it has none) in forces named
