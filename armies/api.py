@@ -34,6 +34,7 @@ from armies.services import army_lists as lists
 from armies.services.catalogue_import import MAX_UPLOAD_FILES, catalogue_import_start
 from armies.validation import limits
 from armies.validation.listformat import army_list_schema
+from armies.validators import validate_name
 from core.fields import BoundedListField
 from core.openapi import MAX_ID, openapi_schema
 from core.parsers import BoundedJSONParser, BoundedMultiPartParser, check_storable
@@ -176,7 +177,7 @@ class ArmyListOutput(serializers.ModelSerializer[ArmyList]):
 
 class ArmyListCreateInput(serializers.Serializer[Any]):
     catalogue = serializers.PrimaryKeyRelatedField(queryset=Catalogue.objects.all())
-    name = serializers.CharField(max_length=limits.NAME_MAX_LENGTH)
+    name = serializers.CharField(max_length=limits.NAME_MAX_LENGTH, validators=[validate_name])
     bloc = serializers.CharField(max_length=limits.BLOC_MAX_LENGTH)
     faction = serializers.CharField(
         max_length=limits.KEY_MAX_LENGTH, required=False, allow_blank=True, allow_null=True

@@ -21,6 +21,7 @@ from armies.api import ArmyListOutput, VerdictOutput, owned_list
 from armies.models import ArmyList
 from armies.services import army_lists as lists
 from armies.validation import limits
+from armies.validators import validate_name
 
 ListWithVerdict = inline_serializer(
     "ArmyListWithVerdict", {"list": ArmyListOutput(), "verdict": VerdictOutput}
@@ -43,7 +44,7 @@ def _change(
 
 
 class SettingsInput(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=limits.NAME_MAX_LENGTH)
+    name = serializers.CharField(max_length=limits.NAME_MAX_LENGTH, validators=[validate_name])
     bloc = serializers.CharField(max_length=limits.BLOC_MAX_LENGTH)
     points_limit = serializers.IntegerField(
         min_value=limits.POINTS_LIMIT_MIN, max_value=limits.POINTS_LIMIT_MAX

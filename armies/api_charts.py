@@ -20,6 +20,7 @@ from armies.models import Catalogue, PlatoonChart
 from armies.permissions import can_enter_platoon_chart
 from armies.services import platoon_charts as charts
 from armies.validation import limits
+from armies.validators import validate_name
 from core.fields import BoundedListField
 
 KEY_MAX_LENGTH = 120  # PlatoonChart.key and the JSON catalogue format's keys
@@ -44,7 +45,7 @@ class ChartInput(serializers.Serializer[Any]):
     """One platoon chart in the JSON catalogue format's shape; the key is made from bloc and name if left out."""
 
     key = serializers.CharField(max_length=KEY_MAX_LENGTH, required=False)
-    name = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH)
+    name = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH, validators=[validate_name])
     bloc = serializers.CharField(max_length=limits.BLOC_MAX_LENGTH)
     faction = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH, required=False)
     advantage = serializers.CharField(max_length=limits.CHART_ADVANTAGE_MAX_LENGTH, required=False)

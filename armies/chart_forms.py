@@ -10,6 +10,7 @@ from django import forms
 from armies import validation as v
 from armies.textnames import units_named
 from armies.validation import limits
+from armies.validators import validate_name
 from core.fields import BoundedMultipleChoiceField
 
 # The slots the page offers: a command slot, four combat and three support slots (a real chart has
@@ -35,7 +36,9 @@ def slot_rows() -> list[tuple[str, str, str]]:
 
 
 class PlatoonChartForm(forms.Form):
-    name = forms.CharField(max_length=limits.CHART_NAME_MAX_LENGTH, label="Name of the platoon")
+    name = forms.CharField(
+        max_length=limits.CHART_NAME_MAX_LENGTH, label="Name of the platoon", validators=[validate_name]
+    )
     bloc = forms.ChoiceField(label="Bloc")
     faction = forms.ChoiceField(label="Faction", required=False)
     advantage = forms.CharField(

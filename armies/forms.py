@@ -19,6 +19,7 @@ from armies.models import ArmyList, Catalogue, UnitType
 from armies.selectors import CatalogueMissingError
 from armies.services.catalogue_import import MAX_UPLOAD_FILES
 from armies.validation import limits
+from armies.validators import validate_name
 from core.fields import check_form_list
 
 Choices = list[tuple[str, Any]]
@@ -43,7 +44,7 @@ def field_for_path(form: forms.BaseForm, path: str) -> str | None:
 
 class ArmyListCreateForm(forms.Form):
     catalogue = forms.ModelChoiceField(queryset=Catalogue.objects.all(), widget=forms.HiddenInput)
-    name = forms.CharField(max_length=limits.NAME_MAX_LENGTH)
+    name = forms.CharField(max_length=limits.NAME_MAX_LENGTH, validators=[validate_name])
     bloc = forms.ChoiceField()
     faction = forms.ChoiceField(required=False, help_text="Claim a faction force to earn the faction bonus.")
     points_limit = forms.IntegerField(
@@ -62,7 +63,7 @@ class ArmyListCreateForm(forms.Form):
 
 
 class ArmyListSettingsForm(forms.Form):
-    name = forms.CharField(max_length=limits.NAME_MAX_LENGTH)
+    name = forms.CharField(max_length=limits.NAME_MAX_LENGTH, validators=[validate_name])
     points_limit = forms.IntegerField(
         label="Points limit (AP)", min_value=limits.POINTS_LIMIT_MIN, max_value=limits.POINTS_LIMIT_MAX
     )

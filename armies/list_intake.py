@@ -9,7 +9,8 @@ content, never by a file's name:
 - anything else is a list typed as text: the site's chat export or "Unit name (AP)" lines, matched by
   name against the catalogue (``armies/textlists.py``).
 
-A roster is matched against a catalogue (the one asked for, else the newest BattleScribe one) and
+A roster is matched against a catalogue (the one asked for, else the one our export says the list was
+made with, else the newest BattleScribe one) and
 comes back as a document of our format, with the warnings of its import; a document of our format
 comes back as it was, checked. Both are then taken exactly as before by the import, the validator,
 the API and ``validate_list``.
@@ -35,6 +36,7 @@ from armies.rosters import (
     roster_from_bytes,
     roster_from_new_recruit,
 )
+from armies.rosters.notes import read_roster_notes
 from armies.rosters.read import check_roster_size, is_zip
 from armies.textlists import read_text_list
 from armies.validation import limits
@@ -166,7 +168,9 @@ def _from_json(data: Any, catalogue: Catalogue | None, bloc: str | None) -> List
 
 
 def _from_roster(roster: Roster, catalogue: Catalogue | None, bloc: str | None) -> ListIntake:
-    catalogue = catalogue or selectors.catalogue_for_rosters()
+    catalogue = catalogue or selectors.catalogue_for_rosters(
+        made_with=read_roster_notes(roster.notes).catalogue
+    )
     if catalogue is None:
         raise selectors.CatalogueMissingError("no catalogue imported yet")
     resolved = resolve_roster(

@@ -48,8 +48,15 @@ def catalogue_for_list_document(
     return catalogue_default()
 
 
-def catalogue_for_rosters() -> Catalogue | None:
-    """The catalogue a roster is matched against unless one is named: the newest BattleScribe one."""
+def catalogue_for_rosters(*, made_with: tuple[str, str] | None = None) -> Catalogue | None:
+    """The catalogue a roster is matched against unless one is named: the one our export says the list
+    was made with (``made_with``: its name and version) when the site still has it, else the newest
+    BattleScribe one."""
+    if made_with is not None:
+        name, version = made_with
+        found = Catalogue.objects.filter(name=name, version=version).first()
+        if found is not None:
+            return found
     newest = (
         Catalogue.objects.filter(source=Catalogue.Source.BATTLESCRIBE).order_by("-updated_at", "-pk").first()
     )

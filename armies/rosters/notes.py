@@ -2,7 +2,8 @@
 
 BattleScribe and New Recruit have no place for a hero joined to a unit, a pilot seated in a
 vehicle, a unit sent to reserve, platoons claimed, fortifications bought outright, the faction
-claimed or the side played. The export says each in the ``customNotes`` of the selection or of the
+claimed, the side played, the bloc (which a list of mercenaries alone does not show) or the
+catalogue of ours the list was made with. The export says each in the ``customNotes`` of the selection or of the
 roster, one sentence a line, so a player reading the roster in BattleScribe sees it and nothing is
 silently lost. The sentences name units by their place in the roster ("unit 3 of this list", as
 our import numbers them, force by force) and by name, and our import reads them back
@@ -31,6 +32,10 @@ _FACTION = re.compile(rf"^{PREFIX} the force claims the (.+) faction\.$", re.MUL
 _ROLE = re.compile(rf"^{PREFIX} the force plays as the (attacker|defender)\.$", re.MULTILINE)
 _OUTRIGHT = re.compile(rf"^{PREFIX} a (strongpoint|bunker) bought outright\.$", re.MULTILINE)
 _PLATOON = re.compile(rf"^{PREFIX} platoon (\d+), (.+)\.$", re.MULTILINE)
+_BLOC = re.compile(rf"^{PREFIX} the force fights for the (.+) bloc\.$", re.MULTILINE)
+# The catalogue's name and version are split at the last ", version " (a version holds no comma).
+_CATALOGUE = re.compile(rf"^{PREFIX} made with the catalogue (.+)\.$", re.MULTILINE)
+_VERSION = ", version "
 _MEMBER_NUMBER = re.compile(r"(?:^|, )unit (\d+) \(")
 
 __all__ = ["ROSTER_HEADING", "RosterNotes", "UnitNotes", "read_roster_notes", "read_unit_notes"]
@@ -69,6 +74,14 @@ def role(side: str) -> str:
     return f"{PREFIX} the force plays as the {side}."
 
 
+def bloc(name: str) -> str:
+    return f"{PREFIX} the force fights for the {name} bloc."
+
+
+def catalogue(name: str, version: str) -> str:
+    return f"{PREFIX} made with the catalogue {name}{_VERSION}{version}."
+
+
 @dataclass(frozen=True)
 class UnitNotes:
     """What a selection's notes say of its unit: unit numbers are the import's, from 1."""
@@ -89,6 +102,8 @@ class RosterNotes:
     role: str | None = None
     outright: tuple[str, ...] = ()
     platoons: tuple[tuple[int, str], ...] = ()
+    bloc: str | None = None
+    catalogue: tuple[str, str] | None = None  # (name, version) of the catalogue the list was made with
 
 
 def read_unit_notes(text: str) -> UnitNotes:
@@ -110,12 +125,20 @@ def _slot(rest: str) -> str | None:
 
 
 def read_roster_notes(text: str) -> RosterNotes:
-    claimed, side = _FACTION.search(text), _ROLE.search(text)
+    claimed, side, fights, made = (
+        _FACTION.search(text),
+        _ROLE.search(text),
+        _BLOC.search(text),
+        _CATALOGUE.search(text),
+    )
+    name, _, version = made[1].rpartition(_VERSION) if made else ("", "", "")
     return RosterNotes(
         faction=claimed[1] if claimed else None,
         role=side[1] if side else None,
         outright=tuple(match[1] for match in _OUTRIGHT.finditer(text)),
         platoons=tuple((int(match[1]), match[2]) for match in _PLATOON.finditer(text)),
+        bloc=fights[1] if fights else None,
+        catalogue=(name, version) if name and version else None,
     )
 
 

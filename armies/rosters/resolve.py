@@ -10,8 +10,11 @@ is which of our units), so it runs without a database. What it decides:
   cost 2 AP more and our import keeps no unit for them, so each is matched by name to the chart's
   own unit and entered marked captured (the +2 is then charged once, by the validator);
 - a strongpoint unit's "Bunker" choice becomes the list's bunker upgrade for that unit;
-- the bloc is the bloc of the units that are neither mercenaries nor captured; a roster of
-  mercenaries alone does not say it, so the caller's ``bloc`` is used, else it is asked for;
+- the bloc is the one our export says in the roster's notes, else the bloc of the units that are
+  neither mercenaries nor captured; a roster of mercenaries alone from elsewhere does not say it,
+  so the caller's ``bloc`` is used, else it is asked for;
+- a selection keeps its id when it is an entry id of ours used once (our export writes each
+  entry's id there), so a list with removed units keeps e1, e3; other units get fresh ids;
 - AP are never taken from the roster: where its stated cost differs from the catalogue's, a
   ``roster-cost-differs`` warning says both; a selection our catalogue does not know is named (its
   roster name and id) in a ``roster-entry-unknown`` warning and the rest still imports.
@@ -27,22 +30,29 @@ left unset; the validator's verdict on the imported list says what is missing.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import count
+from typing import Any, TypeVar
 
-from armies.blocs import Bloc
+from armies.blocs import FIELDED_BLOCS, Bloc
 from armies.rosters.notes import platoon_members, read_roster_notes, read_unit_notes
 from armies.rosters.read import Roster, RosterError, RosterForce, RosterSelection
 from armies.validation import limits
 from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION
+from armies.validation.names import name_cleaned
 from armies.validation.types import CAPTURED_SURCHARGE, Catalogue, UnitProfile
 
 CAPTURED_FORCE = "captured vehicles"
 BUNKER_CHOICE = "bunker"
 # The points limit of a roster that sets none: the standard RtZ game's (campaign/options.py).
 DEFAULT_POINTS_LIMIT = 150
+_T = TypeVar("_T")
+# An entry id as a list made here numbers them (armies/services/army_lists.py): a list holds at most
+# MAX_ENTRIES, and a million ids leave room for every unit ever removed from it.
+_ENTRY_ID = re.compile(r"e[1-9][0-9]{0,5}")
 
 __all__ = ["ImportWarning", "ResolvedRoster", "RosterIndex", "resolve_roster"]
 
@@ -97,17 +107,19 @@ def resolve_roster(
         for selection in force.selections:
             found = _picks(selection, index, captured=captured)
             if not found:
-                warnings.append(_unknown(selection))
+                warnings.extend(_unknown(pick) for pick in _innermost(selection))
             picks.extend(found)
     entries: list[dict[str, Any]] = []
     fortifications: list[dict[str, Any]] = []
-    for pick in picks:
+    kept = _kept_ids(picks)
+    fresh = (f"e{number}" for number in count(max(map(_number, kept.values()), default=0) + 1))
+    for place, pick in enumerate(picks):
         profile = profiles[pick.key]
         copies = pick.selection.number
         _check_room(len(entries) + copies)
         warnings.extend(_cost_warning(pick, profile))
         for _copy in range(copies):
-            entry_id = f"e{len(entries) + 1}"
+            entry_id = kept.get(place) or next(fresh)
             pick.entry_ids.append(entry_id)
             joined_to = pick.within.entry_ids[0] if pick.within and pick.within.entry_ids else None
             entries.append(_entry(entry_id, pick.key, captured=pick.captured, joined_to=joined_to))
@@ -135,20 +147,59 @@ def resolve_roster(
         {"id": f"f{len(fortifications) + number}", "kind": kind, "unit": None}
         for number, kind in enumerate(said.outright, start=1)
     ]
+    fortifications = _capped(fortifications, limits.MAX_FORTIFICATIONS, "fortifications", warnings)
+    lines = _capped(list(said.platoons), limits.MAX_PLATOONS, "platoons", warnings)
+    platoons = _platoons(tuple(lines), members, entries, catalogue, warnings)
+    # "unit N" in the notes counted entries in the roster's order; a list made here numbers its
+    # entries in the order they were added, which kept ids give back.
+    entries.sort(key=lambda entry: _number(entry["id"]))
     document = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
-        "name": (roster.name or "Imported roster")[: limits.NAME_MAX_LENGTH],
+        "name": (name_cleaned(roster.name) or "Imported roster")[: limits.NAME_MAX_LENGTH],
         "bloc": _bloc(roster, picks, profiles, bloc),
         "faction": _faction(said.faction, catalogue, warnings),
         "points_limit": points_limit,
         "catalogue_version": catalogue.version[: limits.CATALOGUE_VERSION_MAX_LENGTH],
         "role": said.role,
         "entries": entries,
-        "platoons": _platoons(said.platoons, members, entries, catalogue, warnings),
+        "platoons": platoons,
         "fortifications": fortifications,
     }
     return ResolvedRoster(document=document, warnings=tuple(warnings))
+
+
+def _kept_ids(picks: list[_Pick]) -> dict[int, str]:
+    """The picks (by place) whose selection id is an entry id of ours (``e7``, as our export writes it)
+    that no other pick uses: they keep it, so a list's ids survive the round trip. Other ids (a
+    BattleScribe UUID, a selection of several copies) give way to fresh ones."""
+    used = Counter(pick.selection.id for pick in picks)
+    return {
+        place: pick.selection.id
+        for place, pick in enumerate(picks)
+        if pick.selection.number == 1
+        and used[pick.selection.id] == 1
+        and _ENTRY_ID.fullmatch(pick.selection.id)
+    }
+
+
+def _number(entry_id: str) -> int:
+    return int(entry_id[1:])
+
+
+def _capped(items: list[_T], bound: int, field: str, warnings: list[ImportWarning]) -> list[_T]:
+    """At most ``bound`` platoons or fortifications, as a list holds: the notes of a roster may claim any number."""
+    if len(items) <= bound:
+        return items
+    warnings.append(
+        ImportWarning(
+            "roster-too-many-claimed",
+            f"The roster claims {len(items):,} {field}; a list holds at most {bound}: the first {bound} "
+            "were kept.",
+            field,
+        )
+    )
+    return items[:bound]
 
 
 def _entry(entry_id: str, unit: str, *, captured: bool, joined_to: str | None) -> dict[str, Any]:
@@ -298,6 +349,16 @@ def _cost_warning(pick: _Pick, profile: UnitProfile) -> Iterator[ImportWarning]:
         )
 
 
+def _innermost(selection: RosterSelection) -> Iterator[RosterSelection]:
+    """The picks a selection holds, innermost first-class ones: a group's entry names the unit picked
+    inside it, and a unit's own choices (its Bunker) are not picks."""
+    inner = [child for child in selection.selections if child.name.casefold() != BUNKER_CHOICE]
+    if not inner:
+        yield selection
+    for child in inner:
+        yield from _innermost(child)
+
+
 def _unknown(selection: RosterSelection) -> ImportWarning:
     name = limits.excerpt(selection.name or "(no name)")
     return ImportWarning(
@@ -309,6 +370,10 @@ def _unknown(selection: RosterSelection) -> ImportWarning:
 
 
 def _bloc(roster: Roster, picks: list[_Pick], profiles: Mapping[str, UnitProfile], asked: str | None) -> str:
+    # The bloc our export says first: the list's own, even where its units say another.
+    said = read_roster_notes(roster.notes).bloc
+    if said in FIELDED_BLOCS:
+        return str(said)
     sides = {bloc.value for bloc in Bloc}
     counted = Counter(
         profiles[pick.key].bloc

@@ -12,7 +12,8 @@ from our catalogue (the pick gets what its parents do not), and the roster its `
 squad offers sits inside that squad as the squad's own choice.
 
 What a roster has no place for (a hero joined to a unit, a pilot seated, reserves, platoons,
-fortifications bought outright, the faction claimed, the side played) is said in the
+fortifications bought outright, the faction claimed, the side played, the bloc and the catalogue
+the list was made with) is said in the
 ``customNotes`` of the selection or of the roster (``armies.rosters.notes``), and our import reads
 it back. A catalogue imported before the ids were kept (or a JSON one) has none: each
 unit is then one selection named by its own entry id (its key when it has none) in forces named
@@ -32,6 +33,7 @@ from armies.rosters import notes
 from armies.rosters.read import DUST_GAME_SYSTEM_ID, POINTS_COST_TYPE
 from armies.rosters.resolve import BUNKER_CHOICE, CAPTURED_FORCE
 from armies.validation.fortifications import FREE_COST
+from armies.validation.names import xml_text
 from armies.validation.types import CAPTURED_SURCHARGE, Catalogue, UnitProfile
 
 ROSTER_NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
@@ -139,6 +141,9 @@ def roster_to_xml(document: Mapping[str, Any], catalogue: Catalogue, ids: Roster
     _write_notes(root, document, catalogue, written, nested)
     for element in root.iter():
         element[:] = sorted(element, key=lambda child: _CHILD_ORDER.get(child.tag, 9))
+        # Whatever text the list or the catalogue hands in, the file stays well-formed XML.
+        element.attrib = {name: xml_text(value) for name, value in element.attrib.items()}
+        element.text = xml_text(element.text) if element.text else element.text
     ET.indent(root)
     return bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True))
 
@@ -252,7 +257,9 @@ def _write_notes(root: ET.Element, document: Mapping[str, Any], catalogue: Catal
             lines.append(notes.platoon_member(number, chart, entry["slot"]))
         if lines:
             _notes(unit.selection, lines)
-    lines = []
+    # The bloc and the catalogue first: a list of mercenaries alone shows no bloc, and the import
+    # prefers the catalogue the list was made with to the newest.
+    lines = [notes.bloc(str(document["bloc"])), notes.catalogue(catalogue.name, catalogue.version)]
     faction = catalogue.faction_by_key.get(document["faction"] or "")
     if document["faction"]:
         lines.append(notes.faction(faction.name if faction else str(document["faction"])))
@@ -265,8 +272,7 @@ def _write_notes(root: ET.Element, document: Mapping[str, Any], catalogue: Catal
         ]
         lines.append(notes.platoon(number, chart, members))
     lines += [notes.fortification(fort["kind"]) for fort in document["fortifications"] if not fort["unit"]]
-    if lines:
-        _notes(root, [notes.ROSTER_HEADING, *lines])
+    _notes(root, [notes.ROSTER_HEADING, *lines])
 
 
 def _units_in_order(root: ET.Element) -> Iterator[ET.Element]:

@@ -16,6 +16,7 @@ from django.db import transaction
 from accounts.models import User
 from armies import validation as v
 from armies.models import ArmyList, Catalogue, Unit
+from armies.validation.names import NAME_CONTROL_CODE, name_problem
 from core.errors import DomainError
 
 Document = dict[str, Any]
@@ -42,7 +43,11 @@ def _copy_columns(army_list: ArmyList, content: Document) -> None:
 
 
 def _save(army_list: ArmyList, content: Any) -> ArmyList:
-    _copy_columns(army_list, _canonical(content))
+    canonical = _canonical(content)
+    # A name is checked where it is entered; one stored before the check stays editable.
+    if canonical["name"] != army_list.name and (problem := name_problem(canonical["name"])) is not None:
+        raise ArmyListError(NAME_CONTROL_CODE, problem, "$.name")
+    _copy_columns(army_list, canonical)
     army_list.save()
     return army_list
 

@@ -31,6 +31,7 @@ from armies.importers.types import (
 from armies.models import Catalogue, Faction, PlatoonChart, Unit
 from armies.services.catalogue_store import chart_slots
 from armies.validation import limits
+from armies.validation.names import NAME_CONTROL_CODE, name_problem
 from core.errors import ConflictError, DomainError, FieldProblem
 
 __all__ = [
@@ -242,6 +243,8 @@ class _CatalogueFacts:
                 "chart-name",
                 f"a chart's name is at most {limits.CHART_NAME_MAX_LENGTH} characters",
             )
+        if (problem := name_problem(chart.name)) is not None:
+            yield FieldProblem(_join(where, "name"), NAME_CONTROL_CODE, problem)
         if chart.bloc not in self.blocs:
             yield FieldProblem(
                 _join(where, "bloc"), "chart-bloc",
