@@ -22,16 +22,26 @@ from armies.services import platoon_charts as charts
 from armies.validation import limits
 from core.fields import BoundedListField
 
-KEY_MAX_LENGTH = 120  # PlatoonChart.key and the JSON catalogue format's keys
+
+def _slot_name(value: str) -> None:
+    if any(mark in value for mark in limits.SLOT_NAME_FORBIDDEN):
+        raise serializers.ValidationError(
+            "a slot's name holds no comma and no line break: a roster's notes could not name it back",
+            code="slot-name",
+        )
 
 
 class SlotInput(serializers.Serializer[Any]):
     role = serializers.ChoiceField(choices=["command", "combat", "support"])
-    name = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH, required=False)
+    name = serializers.CharField(
+        max_length=limits.SLOT_NAME_MAX_LENGTH, required=False, validators=[_slot_name]
+    )
     required = serializers.BooleanField(default=False)  # type: ignore[assignment]  # the format's name
     count = serializers.IntegerField(min_value=1, max_value=limits.MAX_CHART_SLOTS, default=1)
     units = BoundedListField(
-        child=serializers.CharField(max_length=KEY_MAX_LENGTH), max_length=limits.MAX_SLOT_UNITS, default=list
+        child=serializers.CharField(max_length=limits.CATALOGUE_KEY_MAX_LENGTH),
+        max_length=limits.MAX_SLOT_UNITS,
+        default=list,
     )
     categories = BoundedListField(
         child=serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH),
@@ -43,7 +53,7 @@ class SlotInput(serializers.Serializer[Any]):
 class ChartInput(serializers.Serializer[Any]):
     """One platoon chart in the JSON catalogue format's shape; the key is made from bloc and name if left out."""
 
-    key = serializers.CharField(max_length=KEY_MAX_LENGTH, required=False)
+    key = serializers.CharField(max_length=limits.CATALOGUE_KEY_MAX_LENGTH, required=False)
     name = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH)
     bloc = serializers.CharField(max_length=limits.BLOC_MAX_LENGTH)
     faction = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH, required=False)
