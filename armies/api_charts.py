@@ -17,10 +17,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armies.models import Catalogue, PlatoonChart
-from armies.permissions import can_enter_platoon_chart
+from armies.permissions import can_enter_platoon_chart, can_retire_platoon_chart
 from armies.services import platoon_charts as charts
 from armies.validation import limits
 from core.fields import BoundedListField
+from core.parsers import BoundedJSONParser
 
 
 def _slot_name(value: str) -> None:
@@ -74,7 +75,17 @@ class ChartOutput(serializers.ModelSerializer[PlatoonChart]):
 
     class Meta:
         model = PlatoonChart
-        fields = ["key", "name", "bloc", "faction", "advantage", "slots", "entered", "entered_at"]
+        fields = [
+            "key",
+            "name",
+            "bloc",
+            "faction",
+            "advantage",
+            "slots",
+            "entered",
+            "entered_at",
+            "retired_at",
+        ]
 
 
 class ChartsDocumentInput(serializers.Serializer[Any]):
@@ -130,6 +141,16 @@ class PlatoonChartsApi(APIView):
         return Response(ChartOutput(row).data, status=status.HTTP_201_CREATED)
 
 
+class PlatoonChartRetireApi(APIView):
+    @extend_schema(request=None, responses={200: ChartOutput}, operation_id="platoon_chart_retire")
+    def post(self, request: Request, catalogue_id: int, key: str) -> Response:
+        """Retire a chart (staff only): no longer offered for new claims; registered snapshots keep it."""
+        chart = get_object_or_404(PlatoonChart, catalogue=_catalogue(catalogue_id), key=key)
+        if not can_retire_platoon_chart(request.user):
+            raise PermissionDenied("only staff retire platoon charts")
+        return Response(ChartOutput(charts.platoon_chart_retire(chart=chart, actor=request.user)).data)
+
+
 class PlatoonChartsExportApi(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -140,7 +161,15 @@ class PlatoonChartsExportApi(APIView):
         return Response(document)
 
 
+class ChartsFileParser(BoundedJSONParser):
+    """A file of charts is read up to the bound the page's upload has."""
+
+    max_bytes = limits.MAX_CHARTS_FILE_BYTES
+
+
 class PlatoonChartsImportApi(APIView):
+    parser_classes = [ChartsFileParser]
+
     @extend_schema(
         request=ChartsDocumentInput,
         responses={201: inline_serializer("PlatoonChartsImported", {

@@ -182,7 +182,8 @@ def _count_hit(actor: Any) -> None:
         per = {1: "a second", 60: "a minute", 3600: "an hour"}.get(seconds, "a day")
         raise TooManyRequestsError(
             "too-many-chart-entries",
-            f"an account may enter or import platoon charts at most {count} times {per}: try again later",
+            f"an account may enter or import platoon charts at most {count} time{'s' * (count != 1)} {per}: "
+            "try again later",
         )
 
 
