@@ -17,22 +17,33 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armies.models import Catalogue, PlatoonChart
-from armies.permissions import can_enter_platoon_chart
+from armies.permissions import can_enter_platoon_chart, can_retire_platoon_chart
 from armies.services import platoon_charts as charts
 from armies.validation import limits
 from armies.validators import validate_name
 from core.fields import BoundedListField
+from core.parsers import BoundedJSONParser
 
-KEY_MAX_LENGTH = 120  # PlatoonChart.key and the JSON catalogue format's keys
+
+def _slot_name(value: str) -> None:
+    if any(mark in value for mark in limits.SLOT_NAME_FORBIDDEN):
+        raise serializers.ValidationError(
+            "a slot's name holds no comma and no line break: a roster's notes could not name it back",
+            code="slot-name",
+        )
 
 
 class SlotInput(serializers.Serializer[Any]):
     role = serializers.ChoiceField(choices=["command", "combat", "support"])
-    name = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH, required=False)
+    name = serializers.CharField(
+        max_length=limits.SLOT_NAME_MAX_LENGTH, required=False, validators=[_slot_name]
+    )
     required = serializers.BooleanField(default=False)  # type: ignore[assignment]  # the format's name
     count = serializers.IntegerField(min_value=1, max_value=limits.MAX_CHART_SLOTS, default=1)
     units = BoundedListField(
-        child=serializers.CharField(max_length=KEY_MAX_LENGTH), max_length=limits.MAX_SLOT_UNITS, default=list
+        child=serializers.CharField(max_length=limits.CATALOGUE_KEY_MAX_LENGTH),
+        max_length=limits.MAX_SLOT_UNITS,
+        default=list,
     )
     categories = BoundedListField(
         child=serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH),
@@ -44,7 +55,7 @@ class SlotInput(serializers.Serializer[Any]):
 class ChartInput(serializers.Serializer[Any]):
     """One platoon chart in the JSON catalogue format's shape; the key is made from bloc and name if left out."""
 
-    key = serializers.CharField(max_length=KEY_MAX_LENGTH, required=False)
+    key = serializers.CharField(max_length=limits.CATALOGUE_KEY_MAX_LENGTH, required=False)
     name = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH, validators=[validate_name])
     bloc = serializers.CharField(max_length=limits.BLOC_MAX_LENGTH)
     faction = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH, required=False)
@@ -65,7 +76,17 @@ class ChartOutput(serializers.ModelSerializer[PlatoonChart]):
 
     class Meta:
         model = PlatoonChart
-        fields = ["key", "name", "bloc", "faction", "advantage", "slots", "entered", "entered_at"]
+        fields = [
+            "key",
+            "name",
+            "bloc",
+            "faction",
+            "advantage",
+            "slots",
+            "entered",
+            "entered_at",
+            "retired_at",
+        ]
 
 
 class ChartsDocumentInput(serializers.Serializer[Any]):
@@ -121,6 +142,16 @@ class PlatoonChartsApi(APIView):
         return Response(ChartOutput(row).data, status=status.HTTP_201_CREATED)
 
 
+class PlatoonChartRetireApi(APIView):
+    @extend_schema(request=None, responses={200: ChartOutput}, operation_id="platoon_chart_retire")
+    def post(self, request: Request, catalogue_id: int, key: str) -> Response:
+        """Retire a chart (staff only): no longer offered for new claims; registered snapshots keep it."""
+        chart = get_object_or_404(PlatoonChart, catalogue=_catalogue(catalogue_id), key=key)
+        if not can_retire_platoon_chart(request.user):
+            raise PermissionDenied("only staff retire platoon charts")
+        return Response(ChartOutput(charts.platoon_chart_retire(chart=chart, actor=request.user)).data)
+
+
 class PlatoonChartsExportApi(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -131,7 +162,15 @@ class PlatoonChartsExportApi(APIView):
         return Response(document)
 
 
+class ChartsFileParser(BoundedJSONParser):
+    """A file of charts is read up to the bound the page's upload has."""
+
+    max_bytes = limits.MAX_CHARTS_FILE_BYTES
+
+
 class PlatoonChartsImportApi(APIView):
+    parser_classes = [ChartsFileParser]
+
     @extend_schema(
         request=ChartsDocumentInput,
         responses={201: inline_serializer("PlatoonChartsImported", {

@@ -11,6 +11,11 @@ urlpatterns = [
         name="catalogue-platoon-charts",
     ),
     path(
+        "catalogues/<id:catalogue_id>/platoon-charts/<str:key>/retire/",
+        api_charts.PlatoonChartRetireApi.as_view(),
+        name="catalogue-platoon-chart-retire",
+    ),
+    path(
         "catalogues/<id:catalogue_id>/platoon-charts/export/",
         api_charts.PlatoonChartsExportApi.as_view(),
         name="catalogue-platoon-charts-export",

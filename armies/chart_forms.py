@@ -20,10 +20,6 @@ SLOT_ROWS: tuple[tuple[str, str, int], ...] = (
     ("combat", "Combat", 4),
     ("support", "Support", 3),
 )
-# A file of charts is a few kilobytes; the API reads JSON bodies up to 512 kB.
-MAX_CHARTS_FILE_BYTES = 512 * 1024
-# A unit's name in a slot's box: at most as long as a unit's name may be.
-UNIT_NAME_MAX_LENGTH = 160
 
 
 def slot_rows() -> list[tuple[str, str, str]]:
@@ -61,7 +57,7 @@ class PlatoonChartForm(forms.Form):
             self.fields[f"{prefix}_units"] = forms.CharField(
                 required=False,
                 label=f"{title}: units that may fill it, one name a line",
-                max_length=limits.MAX_SLOT_UNITS * (UNIT_NAME_MAX_LENGTH + 2),
+                max_length=limits.MAX_SLOT_UNITS * (limits.UNIT_NAME_MAX_LENGTH + 2),
                 widget=forms.Textarea(attrs={"rows": 2}),
             )
             self.fields[f"{prefix}_categories"] = BoundedMultipleChoiceField(
@@ -132,8 +128,8 @@ class ChartsFileForm(forms.Form):
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_CHARTS_FILE_BYTES:
-            raise forms.ValidationError(f"The file is larger than {MAX_CHARTS_FILE_BYTES // 1024} kB.")
+        if upload.size > limits.MAX_CHARTS_FILE_BYTES:
+            raise forms.ValidationError(f"The file is larger than {limits.MAX_CHARTS_FILE_BYTES // 1024} kB.")
         try:
             return json.loads(upload.read().decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:

@@ -89,7 +89,7 @@ ARMOUR_LETTERS: dict[str, str] = {UnitType.INFANTRY: "S", UnitType.VEHICLE: "V",
 class Unit(models.Model):
     catalogue = models.ForeignKey(Catalogue, on_delete=models.CASCADE, related_name="units")
     key = models.CharField(max_length=120)
-    name = models.CharField(max_length=160)
+    name = models.CharField(max_length=limits.UNIT_NAME_MAX_LENGTH)
     bloc = models.CharField(max_length=40)
     faction = models.ForeignKey(
         Faction, on_delete=models.PROTECT, null=True, blank=True, related_name="units"
@@ -133,10 +133,11 @@ class Unit(models.Model):
 
 class PlatoonChart(models.Model):
     catalogue = models.ForeignKey(Catalogue, on_delete=models.CASCADE, related_name="platoon_charts")
-    key = models.CharField(max_length=120)
+    # Every bound is one of armies.validation.limits, as the form, the serializers and the schema read it.
+    key = models.CharField(max_length=limits.CATALOGUE_KEY_MAX_LENGTH)
     name = models.CharField(max_length=limits.CHART_NAME_MAX_LENGTH)
-    bloc = models.CharField(max_length=40)
-    faction = models.CharField(max_length=80, blank=True)
+    bloc = models.CharField(max_length=limits.BLOC_MAX_LENGTH)
+    faction = models.CharField(max_length=limits.CHART_NAME_MAX_LENGTH, blank=True)  # the faction's name
     # [{"name", "role": command|combat|support, "required", "units": [keys], "unit_types": [...]}]
     slots = models.JSONField(default=list)
     advantage = models.TextField(blank=True)
@@ -147,6 +148,12 @@ class PlatoonChart(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     entered_at = models.DateTimeField(null=True, blank=True)
+    # Retired by staff: the builder and the validator no longer offer it for new claims, while the
+    # registered snapshots that claim it keep it (armies/services/platoon_charts.py). Never undone.
+    retired_at = models.DateTimeField(null=True, blank=True)
+    retired_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["bloc", "name"]
@@ -154,6 +161,10 @@ class PlatoonChart(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def retired(self) -> bool:
+        return self.retired_at is not None
 
 
 class CapturedVehicle(models.Model):

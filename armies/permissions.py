@@ -44,3 +44,8 @@ def can_enter_platoon_chart(user: Actor, catalogue: Catalogue) -> bool:
     if not user.is_authenticated:
         return False
     return bool(user.is_staff) or any(check(user, catalogue.pk) for check in _CHART_EDITOR_CHECKS)
+
+
+def can_retire_platoon_chart(user: Actor) -> bool:
+    """Only staff retire a chart: it is shared by every campaign on its catalogue, organisers' or not."""
+    return bool(user.is_authenticated and user.is_staff)

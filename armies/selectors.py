@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from accounts.models import User
 from armies import validation as v
@@ -152,7 +152,12 @@ def _chart(chart: PlatoonChart) -> v.PlatoonChart | None:
 
 
 def catalogue_for_validation(*, catalogue: Catalogue) -> v.Catalogue:
-    """The validator's plain view of a catalogue, built once per catalogue version (4 queries)."""
+    """The validator's plain view of a catalogue, built once per catalogue version (4 queries).
+
+    Retired charts are left out of ``platoon_charts`` (a claim of one is refused); a registered snapshot
+    is checked against ``.with_retired_charts``. Entering or retiring a chart bumps ``charts_revision``,
+    which is part of the key, so the copy is read afresh.
+    """
     cache_key = (catalogue.pk, catalogue.updated_at.isoformat(), catalogue.charts_revision)
     cached = _CACHE.get(cache_key)
     if cached is not None:
@@ -160,7 +165,9 @@ def catalogue_for_validation(*, catalogue: Catalogue) -> v.Catalogue:
         return cached
     factions = list(Faction.objects.filter(catalogue=catalogue))
     faction_keys = {f.pk: f.key for f in factions}
-    charts = [_chart(c) for c in PlatoonChart.objects.filter(catalogue=catalogue)]
+    rows = list(PlatoonChart.objects.filter(catalogue=catalogue))
+    charts = [_chart(c) for c in rows if c.retired_at is None]
+    retired = [_chart(c) for c in rows if c.retired_at is not None]
     plain = v.Catalogue(
         name=catalogue.name,
         version=catalogue.version,
@@ -168,6 +175,7 @@ def catalogue_for_validation(*, catalogue: Catalogue) -> v.Catalogue:
         factions=tuple(v.Faction(key=f.key, name=f.name, bloc=f.bloc) for f in factions),
         units=tuple(_profile(u, faction_keys) for u in Unit.objects.filter(catalogue=catalogue)),
         platoon_charts=tuple(c for c in charts if c is not None),
+        retired_charts=tuple(c for c in retired if c is not None),
         captured_vehicles=tuple(
             v.CapturedVehicleEntry(unit_key=row.unit_key, captured_by=frozenset(row.captured_by))
             for row in CapturedVehicle.objects.filter(catalogue=catalogue)
@@ -277,9 +285,9 @@ def platoon_charts_for_page(*, catalogue: Catalogue) -> QuerySet[PlatoonChart]:
     return (
         PlatoonChart.objects.filter(catalogue=catalogue)
         .select_related("entered_by")
-        .only("key", "name", "bloc", "faction", "slots", "advantage", "entered", "entered_at",
+        .only("key", "name", "bloc", "faction", "slots", "advantage", "entered", "entered_at", "retired_at",
               "entered_by__display_name", "entered_by__username")
-        .order_by("bloc", "name", "key")
+        .order_by(F("retired_at").asc(nulls_first=True), "bloc", "name", "key")
     )  # fmt: skip
 
 

@@ -20,6 +20,11 @@ urlpatterns = [
         name="catalogue_platoon_charts_import",
     ),
     path(
+        "catalogues/<id:pk>/platoon-charts/<id:chart_pk>/retire/",
+        charts.platoon_chart_retire,
+        name="catalogue_platoon_chart_retire",
+    ),
+    path(
         "catalogues/<id:pk>/platoon-charts.json",
         charts.platoon_charts_export,
         name="catalogue_platoon_charts_export",

@@ -58,5 +58,6 @@ def battle_terms(*, battle: Battle, side: Side) -> v.Terms:
 def battle_list_check(*, battle: Battle, side: Side, registration: Registration) -> v.Verdict:
     """The verdict on a registered list fielded on ``side`` of ``battle`` (its frozen document, today's catalogue)."""
     plain = v.army_list_from_json(registration.document)
-    catalogue = catalogue_for_validation(catalogue=registration.catalogue)
+    # The snapshot keeps the charts it was registered with, though staff retired one since.
+    catalogue = catalogue_for_validation(catalogue=registration.catalogue).with_retired_charts
     return v.validate(plain, catalogue, battle_terms(battle=battle, side=side))

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from core.errors import ConflictError, DomainError
+from core.errors import ConflictError, DomainError, TooManyRequestsError
 from core.parsers import BodyTooLarge
 from core.permissions import can_ask_health_round_trip
 from core.selectors import health_report
@@ -69,9 +69,9 @@ def _summary(errors: list[dict[str, str]]) -> str:
 
 
 def domain_error_response(exc: DomainError) -> Response:
-    """The documented shape for a refusal: 400, or 409 for a conflict or a lost race."""
+    """The documented shape for a refusal: 400, 409 for a conflict or a lost race, 429 for a rate."""
     errors = _capped({"field": p.field, "code": p.code, "message": p.message} for p in exc.problems)
-    status = 409 if isinstance(exc, ConflictError) else 400
+    status = 409 if isinstance(exc, ConflictError) else 429 if isinstance(exc, TooManyRequestsError) else 400
     return Response({"code": exc.code, "detail": _summary(errors), "errors": errors}, status=status)
 
 

@@ -12,7 +12,7 @@ error shape, and pages show ``message`` next to ``field``.
 
 A ``ConflictError`` is a refusal because of the state of things rather than the
 input: the object changed under the caller, or another request won a race. The
-API answers it with 409 instead of 400.
+API answers it with 409 instead of 400; a ``TooManyRequestsError`` (a rate per account) with 429.
 """
 
 from __future__ import annotations
@@ -70,6 +70,12 @@ class ConflictError(DomainError):
     """Refused because of the current state (a lost race, a stale version): HTTP 409."""
 
     default_code: ClassVar[str] = "conflict"
+
+
+class TooManyRequestsError(DomainError):
+    """Refused because the caller asked too often (a per-account rate): HTTP 429."""
+
+    default_code: ClassVar[str] = "too-many-requests"
 
 
 def nest_field(prefix: str, field: str) -> str:

@@ -6,6 +6,11 @@ then against the catalogue it joins (its bloc, faction, units and categories).
 An entered chart is never changed or removed afterwards and imports of the
 catalogue leave it alone, so a registered list that claims it is always checked
 against the chart it was registered with ("Platoon charts entered on the site").
+Staff may retire a chart: the builder and the validator then stop offering it for
+new claims, while the registered snapshots that claim it keep it.
+
+Entering and importing are counted per account (``settings.PLATOON_CHART_RATE``), and a
+catalogue holds at most ``limits.MAX_LIVE_CHARTS`` charts in use.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -32,12 +38,14 @@ from armies.models import Catalogue, Faction, PlatoonChart, Unit
 from armies.services.catalogue_store import chart_slots
 from armies.validation import limits
 from armies.validation.names import NAME_CONTROL_CODE, name_problem
-from core.errors import ConflictError, DomainError, FieldProblem
+from core.errors import ConflictError, DomainError, FieldProblem, TooManyRequestsError
+from core.ratelimit import parse_rate, rate_limit_hit
 
 __all__ = [
     "ChartsImported",
     "PlatoonChartError",
     "platoon_chart_enter",
+    "platoon_chart_retire",
     "platoon_charts_export",
     "platoon_charts_import",
 ]
@@ -55,6 +63,7 @@ class ChartsImported:
 
 def platoon_chart_enter(*, catalogue: Catalogue, actor: Any, chart: Mapping[str, Any]) -> PlatoonChart:
     """Add ``chart`` (one chart of the JSON catalogue format; its key may be left out) to ``catalogue``."""
+    _count_hit(actor)
     item = dict(chart)
     if not item.get("key") and isinstance(item.get("name"), str) and isinstance(item.get("bloc"), str):
         item["key"] = _free_key(catalogue, item["bloc"], item["name"])
@@ -65,6 +74,7 @@ def platoon_chart_enter(*, catalogue: Catalogue, actor: Any, chart: Mapping[str,
             raise ConflictError(
                 "chart-key-taken", f"the catalogue already has a platoon chart called {parsed.key!r}", "key"
             )
+        _check_room(catalogue, 1)
         row = _store(catalogue, actor, parsed)
         _bump(catalogue)
     return row
@@ -74,8 +84,10 @@ def platoon_charts_import(*, catalogue: Catalogue, actor: Any, document: Any) ->
     """Enter the platoon charts of a JSON catalogue document (its other parts are not read).
 
     A chart the catalogue already has, entered exactly so, is left as it is (an import is
-    idempotent); one whose key the catalogue holds otherwise refuses the whole import.
+    idempotent); one whose key the catalogue holds otherwise refuses the whole import, and so
+    does a file that would take the catalogue past ``limits.MAX_LIVE_CHARTS`` charts in use.
     """
+    _count_hit(actor)
     if isinstance(document, Mapping) and document.get("units"):
         raise PlatoonChartError(
             "not-charts",
@@ -91,6 +103,8 @@ def platoon_charts_import(*, catalogue: Catalogue, actor: Any, document: Any) ->
                 f"a file may bring at most {limits.MAX_CHARTS_IMPORTED} platoon charts (it has {found:,})",
                 "platoon_charts",
             )
+        for index, item in enumerate(document["platoon_charts"]):
+            _check_sizes(item, _at("platoon_charts", index))
     try:
         parsed_all = read_json_catalogue(document, source="the file")
     except CatalogueFormatError as error:
@@ -105,6 +119,7 @@ def platoon_charts_import(*, catalogue: Catalogue, actor: Any, document: Any) ->
     with transaction.atomic():
         Catalogue.objects.select_for_update().filter(pk=catalogue.pk).first()
         existing = {row.key: row for row in PlatoonChart.objects.filter(catalogue=catalogue)}
+        _check_room(catalogue, sum(1 for parsed in charts if parsed.key not in existing))
         for index, parsed in enumerate(charts):
             row = existing.get(parsed.key)
             if row is None:
@@ -123,9 +138,29 @@ def platoon_charts_import(*, catalogue: Catalogue, actor: Any, document: Any) ->
     return ChartsImported(tuple(created), tuple(unchanged))
 
 
+def platoon_chart_retire(*, chart: PlatoonChart, actor: Any) -> PlatoonChart:
+    """Retire ``chart`` (staff decide: ``armies.permissions.can_retire_platoon_chart``): the builder and the
+    validator stop offering it for new claims; registered snapshots keep it. Retiring it again does nothing.
+
+    The catalogue's ``charts_revision`` is bumped, so the validator's cached copy is read afresh.
+    """
+    with transaction.atomic():
+        Catalogue.objects.select_for_update().filter(pk=chart.catalogue_id).first()
+        row = PlatoonChart.objects.select_for_update().get(pk=chart.pk)
+        if row.retired_at is None:
+            row.retired_at = timezone.now()
+            row.retired_by = actor if getattr(actor, "is_authenticated", False) else None
+            row.save(update_fields=["retired_at", "retired_by"])
+            _bump(row.catalogue)
+    return row
+
+
 def platoon_charts_export(*, catalogue: Catalogue) -> dict[str, Any]:
-    """The catalogue's entered charts as a JSON catalogue document (no units: they are the catalogue's)."""
-    rows = PlatoonChart.objects.filter(catalogue=catalogue, entered=True).order_by("bloc", "name", "key")
+    """The catalogue's entered charts in use as a JSON catalogue document (no units: they are the
+    catalogue's). Retired charts are left out: imported elsewhere they would be offered again."""
+    rows = PlatoonChart.objects.filter(catalogue=catalogue, entered=True, retired_at__isnull=True).order_by(
+        "bloc", "name", "key"
+    )
     return write_json_catalogue(
         ParsedCatalogue(
             name=f"{catalogue.name} {catalogue.version}"[: limits.CHART_NAME_MAX_LENGTH],
@@ -139,6 +174,29 @@ def platoon_charts_export(*, catalogue: Catalogue) -> dict[str, Any]:
 
 
 # -- checking ------------------------------------------------------------------------------------
+
+
+def _count_hit(actor: Any) -> None:
+    """One more chart entered or import tried by ``actor``; refused past ``settings.PLATOON_CHART_RATE``."""
+    if not rate_limit_hit("platoon-charts", str(getattr(actor, "pk", "") or ""), settings.PLATOON_CHART_RATE):
+        count, seconds = parse_rate(settings.PLATOON_CHART_RATE)
+        per = {1: "a second", 60: "a minute", 3600: "an hour"}.get(seconds, "a day")
+        raise TooManyRequestsError(
+            "too-many-chart-entries",
+            f"an account may enter or import platoon charts at most {count} time{'s' * (count != 1)} {per}: "
+            "try again later",
+        )
+
+
+def _check_room(catalogue: Catalogue, adding: int) -> None:
+    """Refuse charts past ``limits.MAX_LIVE_CHARTS`` in use in one catalogue (retired ones do not count)."""
+    live = PlatoonChart.objects.filter(catalogue=catalogue, retired_at__isnull=True).count()
+    if adding and live + adding > limits.MAX_LIVE_CHARTS:
+        raise ConflictError(
+            "too-many-live-charts",
+            f"this catalogue has {live:,} platoon charts in use and may have at most {limits.MAX_LIVE_CHARTS:,}: "
+            "staff may retire the charts no longer played to make room",
+        )
 
 
 def _read(catalogue: Catalogue, items: list[dict[str, Any]], prefix: str) -> list[ParsedPlatoonChart]:
@@ -189,6 +247,19 @@ def _check_sizes(item: Any, where: str) -> None:
             "too-many-slots", f"a chart has at most {limits.MAX_CHART_SLOTS} slots", _join(where, "slots")
         )
     for index, slot in enumerate(slots):
+        slot_name = slot.get("name") if isinstance(slot, Mapping) else None
+        if isinstance(slot_name, str) and any(mark in slot_name for mark in limits.SLOT_NAME_FORBIDDEN):
+            raise PlatoonChartError(
+                "slot-name",
+                "a slot's name holds no comma and no line break: a roster's notes could not name it back",
+                _join(where, f"slots[{index}].name"),
+            )
+        if isinstance(slot_name, str) and len(slot_name) > limits.SLOT_NAME_MAX_LENGTH:
+            raise PlatoonChartError(
+                "slot-name",
+                f"a slot's name is at most {limits.SLOT_NAME_MAX_LENGTH} characters, so that a list can name it",
+                _join(where, f"slots[{index}].name"),
+            )
         for name, bound in (("units", limits.MAX_SLOT_UNITS), ("categories", limits.MAX_SLOT_CATEGORIES)):
             value = slot.get(name) if isinstance(slot, Mapping) else None
             if isinstance(value, list) and len(value) > bound:

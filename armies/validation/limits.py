@@ -72,12 +72,27 @@ def excerpt(value: object, limit: int = EXCERPT_LENGTH) -> str:
 
 
 # Platoon charts entered on the site (armies/services/platoon_charts.py): read by the
-# page's form, the API's serializers and the import of charts alike. A real chart has
-# one command, three or four combat and two or three support slots, each open to a
-# handful of units.
+# PlatoonChart model, the page's form, the API's serializers, the import of charts and the JSON
+# catalogue format's schema (importers/schema/catalogue.v1.json, pinned to these by a test) alike.
+# A real chart has one command, three or four combat and two or three support slots, each open to
+# a handful of units.
+CATALOGUE_KEY_MAX_LENGTH = 120  # the JSON catalogue format's keys (charts, units): within KEY_MAX_LENGTH
 CHART_NAME_MAX_LENGTH = 160  # PlatoonChart.name (the JSON catalogue format allows 200: longer is refused)
 CHART_ADVANTAGE_MAX_LENGTH = 2_000
 MAX_CHART_SLOTS = 20
 MAX_SLOT_UNITS = 100
 MAX_SLOT_CATEGORIES = 10
 MAX_CHARTS_IMPORTED = 60
+# A slot's name, as a list entry names it in ``slot`` (KEY_MAX_LENGTH): a slot given a ``count`` is
+# stored as single slots "<name> 1" ... "<name> 20", so the name leaves room for that suffix.
+SLOT_NAME_MAX_LENGTH = KEY_MAX_LENGTH - len(f" {MAX_CHART_SLOTS}")
+# What a slot's name may not hold: a roster's notes say "..., slot <name>." and read back what follows
+# the last ", slot " on one line (armies/rosters/notes.py), so a comma or a line break is lost there.
+SLOT_NAME_FORBIDDEN = (",", "\n", "\r")
+# A unit's name, as the catalogue stores it (Unit.name) and as the page's slot boxes take it.
+UNIT_NAME_MAX_LENGTH = 160
+# A file of charts is a few kilobytes; the API reads JSON bodies up to 512 kB, and so does the page.
+MAX_CHARTS_FILE_BYTES = 512 * 1024
+# Charts in use (not retired) in one catalogue: a real game has a few dozen; entering more is refused
+# until staff retire some.
+MAX_LIVE_CHARTS = 300

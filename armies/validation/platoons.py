@@ -37,6 +37,13 @@ def check_platoons(ctx: Context) -> None:
     for claim in ctx.army.platoons:
         members = _members(ctx, claim)
         chart = ctx.catalogue.chart_by_key.get(claim.chart)
+        retired = ctx.catalogue.retired_chart_by_key.get(claim.chart)
+        if chart is None and retired is not None:
+            ctx.add(
+                "platoon-chart-retired",
+                f"Platoon [{claim.id}] uses the chart {retired.name}, which staff retired: claim another chart",
+            )
+            continue
         if chart is None:
             ctx.add(
                 "platoon-unknown-chart",

@@ -131,6 +131,9 @@ SPECS: Final[dict[str, ProblemSpec]] = {
     "hero-joined-and-piloting": ProblemSpec(_E, PILOTING, "A hero both joins a unit and pilots a vehicle."),
     # --- platoons
     "platoon-unknown-chart": ProblemSpec(_E, PLATOONS, "A platoon names a TO&E chart the catalogue lacks."),
+    "platoon-chart-retired": ProblemSpec(
+        _E, PLATOONS, "A platoon names a chart staff retired: it is no longer offered for new claims."
+    ),
     "platoon-wrong-bloc": ProblemSpec(_E, PLATOONS, "A platoon uses a chart of another bloc."),
     "platoon-members-unspecified": ProblemSpec(
         _E, RULINGS, "A claimed platoon does not say which units form it."

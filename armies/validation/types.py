@@ -8,7 +8,7 @@ validator never touches the ORM.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from types import MappingProxyType
@@ -184,6 +184,21 @@ class Catalogue:
     units: tuple[UnitProfile, ...] = ()
     platoon_charts: tuple[PlatoonChart, ...] = ()
     captured_vehicles: tuple[CapturedVehicleEntry, ...] = ()
+    # Charts staff retired: no longer offered for new claims (a claim of one is refused, by name), but
+    # a registered snapshot is checked with them in use (``with_retired_charts``).
+    retired_charts: tuple[PlatoonChart, ...] = ()
+
+    @cached_property
+    def with_retired_charts(self) -> Catalogue:
+        """This catalogue with its retired charts in use again, for a registered snapshot that may claim one
+        (kept, so the validator's cached catalogue builds it once)."""
+        if not self.retired_charts:
+            return self
+        return replace(self, platoon_charts=self.platoon_charts + self.retired_charts, retired_charts=())
+
+    @cached_property
+    def retired_chart_by_key(self) -> Mapping[str, PlatoonChart]:
+        return MappingProxyType({chart.key: chart for chart in self.retired_charts})
 
     @cached_property
     def unit_by_key(self) -> Mapping[str, UnitProfile]:

@@ -16,7 +16,7 @@ from armies import selectors
 from armies import validation as v
 from armies.chart_forms import ChartsFileForm, PlatoonChartForm, slot_rows
 from armies.models import Catalogue, PlatoonChart
-from armies.permissions import can_enter_platoon_chart
+from armies.permissions import can_enter_platoon_chart, can_retire_platoon_chart
 from armies.services import platoon_charts as charts
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
@@ -79,7 +79,7 @@ def _page(request: HtmxHttpRequest, catalogue: Catalogue, form: PlatoonChartForm
     context = {
         "catalogue": catalogue, "cards": _cards(catalogue, plain), "form": form, "slot_rows": rows,
         "head_fields": [form[name] for name in ("name", "bloc", "faction", "advantage")] if form else [],
-        "file_form": file_form,
+        "file_form": file_form, "may_retire": can_retire_platoon_chart(request.user),
     }  # fmt: skip
     return render(request, "armies/catalogues/charts.html", context, status=status)
 
@@ -133,6 +133,20 @@ def platoon_charts_import(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Imported {added} platoon chart{'' if added == 1 else 's'}{kept}.")
             return redirect("armies:catalogue_platoon_charts", pk=catalogue.pk)
     return _page(request, catalogue, _form(catalogue), file_form, status=400)
+
+
+@require_POST
+def platoon_chart_retire(request: HtmxHttpRequest, pk: int, chart_pk: int) -> HttpResponse:
+    chart = get_object_or_404(PlatoonChart, catalogue_id=pk, pk=chart_pk)
+    if not can_retire_platoon_chart(request.user):
+        raise PermissionDenied("only staff retire platoon charts")
+    charts.platoon_chart_retire(chart=chart, actor=acting_user(request))
+    messages.success(
+        request,
+        f"Retired the platoon chart {chart.name}. The list builder no longer offers it; "
+        "lists registered with it in a campaign keep it.",
+    )
+    return redirect("armies:catalogue_platoon_charts", pk=pk)
 
 
 @require_safe

@@ -202,6 +202,9 @@ REST_FRAMEWORK = {
     # is then read from that header. Unset: DRF's default (the whole header when sent, else REMOTE_ADDR).
     "NUM_PROXIES": env_optional_int("ZVEROGRAD_PROXY_COUNT"),
 }
+# Platoon charts entered or imported (the page and the API alike), per account: a chart is shared by
+# every campaign on its catalogue, so entering them is bounded (armies/services/platoon_charts.py).
+PLATOON_CHART_RATE = env_rate("ZVEROGRAD_PLATOON_CHART_RATE", "30/hour")
 # Password-reset mails (the page): per client address and per e-mail, whether an account has it or not.
 PASSWORD_RESET_RATE_PER_CLIENT = env_rate("ZVEROGRAD_RESET_PER_CLIENT", "5/minute")
 PASSWORD_RESET_RATE_PER_EMAIL = env_rate("ZVEROGRAD_RESET_PER_EMAIL", "3/hour")

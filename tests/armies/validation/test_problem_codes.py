@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -28,6 +29,16 @@ Scenario = Callable[[], tuple[ArmyList, Catalogue]]
 
 def std(army_list: ArmyList) -> tuple[ArmyList, Catalogue]:
     return army_list, catalogue()
+
+
+def _retired(army_list: ArmyList, chart_key: str) -> tuple[ArmyList, Catalogue]:
+    """The standard catalogue with the chart ``chart_key`` retired by staff."""
+    full = catalogue()
+    return army_list, dataclasses.replace(
+        full,
+        platoon_charts=tuple(c for c in full.platoon_charts if c.key != chart_key),
+        retired_charts=tuple(c for c in full.platoon_charts if c.key == chart_key),
+    )
 
 
 def _rg_platoon(*members: tuple[str, str, str]) -> ArmyList:
@@ -134,6 +145,9 @@ TRIGGERS: dict[str, Scenario] = {
         )
     ),
     "platoon-unknown-chart": lambda: std(army(*units("rg-squad"), platoons=[platoon("p1", "nope", "e1")])),
+    "platoon-chart-retired": lambda: _retired(
+        army(*units("rg-squad"), platoons=[platoon("p1", "rg-platoon", "e1")]), "rg-platoon"
+    ),
     "platoon-wrong-bloc": lambda: std(
         army(
             entry("a", "axis-squad", platoon="p1", slot="command"),
