@@ -4,7 +4,12 @@ never a 500, a traceback or a parser's words (review of issue 21)."""
 
 from __future__ import annotations
 
+import base64
+import io
+import zipfile
+
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
@@ -72,3 +77,55 @@ def test_validate_list_answers_a_line_of_spaces_at_the_bound_with_a_sentence(
 
     assert error.value.returncode == 2
     assert 'line 2: no unit called "Rattlesnake x" in the catalogue.' in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- a .rosz locked with a password
+
+
+def _locked_rosz() -> bytes:
+    """A .rosz whose one file says it is encrypted (the flag bit in both of the zip's headers)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("zoo.ros", b'<roster gameSystemId="bacf-9ebb-dbda-57d0"/>')
+    data = bytearray(buffer.getvalue())
+    data[6] |= 0x1  # the local file header's general purpose flags
+    central = data.index(b"PK\x01\x02")
+    data[central + 8] |= 0x1  # the central directory's
+    return bytes(data)
+
+
+LOCKED = "This zipped roster is locked with a password: save it again from BattleScribe without one."
+
+
+def test_the_validator_page_refuses_a_rosz_locked_with_a_password_with_a_sentence(client, real_catalogue):
+    upload = SimpleUploadedFile("zoo.rosz", _locked_rosz(), "application/zip")
+
+    response = client.post(reverse("armies:validator"), {"file": upload})
+
+    assert response.status_code == 200
+    assert response.context.get("verdict") is None
+    assert LOCKED in response.content.decode()
+    assert "roster-encrypted" not in response.content.decode()
+
+
+def test_the_import_endpoint_refuses_a_rosz_locked_with_a_password_with_a_code(
+    api_as, player, real_catalogue
+):
+    encoded = base64.b64encode(_locked_rosz()).decode()
+
+    response = api_as(player).post("/api/army-lists/import/", {"list": encoded}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "roster-encrypted"
+    assert response.json()["errors"][0]["message"] == LOCKED
+
+
+def test_validate_list_exits_2_for_a_rosz_locked_with_a_password(tmp_path, capsys, real_catalogue):
+    path = tmp_path / "zoo.rosz"
+    path.write_bytes(_locked_rosz())
+
+    with pytest.raises(CommandError) as error:
+        call_command("validate_list", str(path))
+
+    assert error.value.returncode == 2
+    assert LOCKED in capsys.readouterr().err
