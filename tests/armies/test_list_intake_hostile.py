@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import io
 import zipfile
+from xml.etree import ElementTree as ET
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -15,6 +16,7 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from armies.validation import limits
+from tests.armies.roster_files import NS, pick, roster_xml
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +131,49 @@ def test_validate_list_exits_2_for_a_rosz_locked_with_a_password(tmp_path, capsy
 
     assert error.value.returncode == 2
     assert LOCKED in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- numbers in a roster's notes
+
+
+def _roster_with_notes(digits: str) -> str:
+    """A .ros of one Rattlesnake whose notes, as our export writes them, number a unit and a platoon
+    with ``digits``."""
+    root = ET.fromstring(roster_xml([("Main", "Allies", [pick("Allies", "Rattlesnake")])]))  # noqa: S314 - our own XML
+    ET.SubElement(root, f"{{{NS}}}customNotes").text = (
+        f"Zverograd: platoon {digits}, Zoo: unit {digits} (Rattlesnake).\n"
+        "Zverograd: the force plays as the defender."
+    )
+    selection = next(element for element in root.iter() if element.tag == f"{{{NS}}}selection")
+    ET.SubElement(
+        selection, f"{{{NS}}}customNotes"
+    ).text = (
+        f"Zverograd: joins unit {digits} of this list, Rattlesnake.\nZverograd: in platoon {digits}, Zoo."
+    )
+    return ET.tostring(root, encoding="unicode")
+
+
+def test_the_import_endpoint_reads_a_roster_whose_notes_hold_a_number_of_5000_digits(
+    api_as, player, real_catalogue
+):
+    response = api_as(player).post(
+        "/api/army-lists/import/", {"list": _roster_with_notes("9" * 5000)}, format="json"
+    )
+
+    assert response.status_code == 201, response.json()
+    content = response.json()["content"]
+    assert [(e["unit"], e["joined_to"], e["platoon"]) for e in content["entries"]] == [
+        ("allies.rattlesnake", None, None)
+    ]
+    assert content["role"] == "defender"  # the rest of the notes is still read
+    assert content["platoons"] == []
+    unread = [w for w in response.json()["warnings"] if w["code"] == "roster-note-unread"]
+    assert len(unread) == 1
+    assert "whose number is not one of this list's" in unread[0]["message"]
+
+
+def test_the_validator_page_reads_a_roster_whose_notes_hold_a_number_of_5000_digits(client, real_catalogue):
+    response = client.post(reverse("armies:validator"), {"text": _roster_with_notes("9" * 5000)})
+
+    assert response.status_code == 200
+    assert response.context["verdict"] is not None
