@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +37,7 @@ from armies.rosters import (
 from armies.rosters.read import check_roster_size, is_zip
 from armies.textlists import read_text_list
 from armies.validation import limits
-from armies.validation.listformat import json_document_from_text
+from armies.validation.listformat import JsonNumberTooLongError, json_document_from_text, json_loads
 
 __all__ = ["ListIntake", "ListTextError", "TextListError", "list_read"]
 
@@ -140,8 +139,12 @@ def _plain_text(text: str, catalogue: Catalogue | None, bloc: str | None) -> Lis
 def _large_json(text: str) -> Any:
     check_roster_size(len(text))
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+        return json_loads(text)
+    except JsonNumberTooLongError as exc:
+        raise RosterError(
+            "roster-unreadable", f"This New Recruit export cannot be read: {exc.sentence}."
+        ) from exc
+    except (ValueError, RecursionError) as exc:
         raise RosterError(
             "roster-unreadable", "This New Recruit export cannot be read: it is not whole JSON."
         ) from exc

@@ -177,3 +177,55 @@ def test_the_validator_page_reads_a_roster_whose_notes_hold_a_number_of_5000_dig
 
     assert response.status_code == 200
     assert response.context["verdict"] is not None
+
+
+# --------------------------------------------------------------------------- a JSON number of 5,000 digits
+
+LONG_NUMBER = "[" + "9" * 5000 + "]"
+TOO_LONG = f"a number in it is longer than {limits.MAX_JSON_NUMBER_DIGITS:,} digits"
+
+
+def test_the_validator_page_refuses_pasted_json_with_a_number_of_5000_digits_in_a_sentence(
+    client, real_catalogue
+):
+    response = client.post(reverse("armies:validator"), {"text": LONG_NUMBER})
+
+    assert response.status_code == 200
+    assert response.context["form"].format_errors == [
+        ("$", f"This is not a list in the JSON format: {TOO_LONG}")
+    ]
+
+
+def test_the_validator_page_refuses_an_uploaded_file_with_a_number_of_5000_digits_in_a_sentence(
+    client, real_catalogue
+):
+    upload = SimpleUploadedFile("list.json", LONG_NUMBER.encode(), "application/json")
+
+    response = client.post(reverse("armies:validator"), {"file": upload})
+
+    assert response.status_code == 200
+    assert response.context["form"].format_errors == [
+        ("$", f"This is not a list in the JSON format: {TOO_LONG}")
+    ]
+
+
+def test_the_validate_endpoint_refuses_json_text_with_a_number_of_5000_digits_with_a_code(
+    api_client, real_catalogue
+):
+    response = _validate(api_client, LONG_NUMBER)
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "list-format"
+    assert response.json()["errors"][0]["message"] == f"This is not a list in the JSON format: {TOO_LONG}"
+
+
+def test_the_import_endpoint_refuses_a_large_new_recruit_export_with_a_number_of_5000_digits(
+    api_as, player, real_catalogue
+):
+    text = '{"roster": {"n": ' + "9" * 5000 + ', "pad": "' + "a" * limits.MAX_DOCUMENT_BYTES + '"}}'
+
+    response = api_as(player).post("/api/army-lists/import/", {"list": text}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "roster-unreadable"
+    assert response.json()["errors"][0]["message"] == f"This New Recruit export cannot be read: {TOO_LONG}."
