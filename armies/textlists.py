@@ -26,7 +26,7 @@ from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION, ListFormat
 from armies.validation.types import ROLES, Catalogue, Faction, PlatoonChart, UnitProfile
 from core.errors import FieldProblem
 
-__all__ = ["TextList", "read_text_list", "read_text_list_for"]
+__all__ = ["TextList", "TextNotAListError", "read_text_list", "read_text_list_for"]
 
 COST_DIFFERS = "text-cost-differs"
 NOT_READ = "text-not-read"
@@ -63,6 +63,12 @@ _FORT_LINE = re.compile(
 )
 _SECTIONS = {"units": "units", "platoons": "platoons", "fortifications": "fortifications", "totals": "skip"}
 _IGNORED_PARTS = {"faction force", "bloc force", "mercenary force", "role not set", ""}
+
+
+class TextNotAListError(ListFormatError):
+    """Text not read as a list at all: no line of it names a unit (nor comes close), or it is past
+    the bounds of a text. A caller trying the text as a list only after another format may then say
+    why it is not that format instead."""
 
 
 @dataclass(frozen=True)
@@ -152,18 +158,18 @@ def read_text_list(
 
 def _lines(text: str) -> list[tuple[int, str]]:
     if len(text.encode("utf-8", "surrogatepass")) > limits.MAX_DOCUMENT_BYTES:
-        raise ListFormatError(
+        raise TextNotAListError(
             "$", f"This text is too large: a list is at most {limits.MAX_DOCUMENT_BYTES // 1024} kB of text."
         )
     lines = text.splitlines()
     if len(lines) > limits.MAX_TEXT_LIST_LINES:
-        raise ListFormatError(
+        raise TextNotAListError(
             "$",
             f"This text has {len(lines):,} lines: a list is at most {limits.MAX_TEXT_LIST_LINES:,} lines.",
         )
     for number, line in enumerate(lines, start=1):
         if len(line) > limits.MAX_TEXT_LINE_LENGTH:
-            raise ListFormatError(
+            raise TextNotAListError(
                 f"line {number}",
                 f"line {number} is {len(line):,} characters long: a line of a list is at most "
                 f"{limits.MAX_TEXT_LINE_LENGTH:,}.",
@@ -394,7 +400,7 @@ def _fortification_line(reading: _Reading, number: int, line: str) -> None:
 
 def _finish(reading: _Reading, known: UnitNames, text: str, version: str, bloc: str | None) -> TextList:
     if not reading.entries and not reading.suggested:
-        raise ListFormatError("$", _nothing_read(text))
+        raise TextNotAListError("$", _nothing_read(text))
     if reading.errors:
         errors = sorted(reading.errors)[:MAX_SENTENCES]
         first = errors[0]

@@ -180,6 +180,11 @@ def roster_from_bytes(data: bytes) -> Roster:
                 "This roster file stops before its end (it was cut short while saving or copying): "
                 "save it again from BattleScribe.",
             ) from error
+        if isinstance(error.__cause__, ET.ParseError):  # the parser's own words are no sentence
+            line = error.__cause__.position[0]
+            raise RosterError(
+                "roster-unreadable", f"This is not a BattleScribe roster: its XML is broken at line {line}."
+            ) from error
         raise RosterError("roster-unreadable", f"This roster cannot be read: {error}.") from error
     if local(root.tag) != "roster":
         raise RosterError(

@@ -241,8 +241,8 @@ def _not_json(text: str, exc: json.JSONDecodeError) -> str:
             "This is plain text, not a list in the JSON format: paste a list exported as JSON "
             "(Export as JSON in the list builder)"
         )
-    why = _JSON_MISTAKES.get(exc.msg, exc.msg[:1].lower() + exc.msg[1:])
-    return f"This is not a list in the JSON format: {why}, at line {exc.lineno}, column {exc.colno}"
+    why = _JSON_MISTAKES.get(exc.msg, "the text stops being JSON")  # the parser's other words are no sentence
+    return f"This is not a list in the JSON format: {why}, at line {exc.lineno}"
 
 
 class JsonNumberTooLongError(ValueError):

@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from armies.models import ArmyList
 from armies.validation import limits
 from tests.armies.roster_files import NS, pick, roster_xml
 
@@ -229,3 +230,63 @@ def test_the_import_endpoint_refuses_a_large_new_recruit_export_with_a_number_of
     assert response.status_code == 400
     assert response.json()["code"] == "roster-unreadable"
     assert response.json()["errors"][0]["message"] == f"This New Recruit export cannot be read: {TOO_LONG}."
+
+
+# --------------------------------------------------------------------------- text that only starts like a document
+
+BRACKETED = "[Allies]\nRattlesnake (8 AP)\n"
+
+
+def test_the_validate_endpoint_reads_typed_lines_that_start_with_a_bracket_or_a_heart(
+    api_client, real_catalogue
+):
+    for text in (BRACKETED, "<3 my list\nAllies\nRattlesnake (8 AP)\n", "{Allies}\nRattlesnake\n"):
+        response = _validate(api_client, text)
+
+        assert response.status_code == 200, (text, response.json())
+        assert response.json()["totals"]["unit_ap"] == 8
+
+
+def test_the_import_page_makes_a_list_of_typed_lines_under_a_bracketed_heading(
+    client, player, real_catalogue
+):
+    client.force_login(player)
+
+    client.post(reverse("armies:list_import"), {"text": BRACKETED}, follow=True)
+
+    army_list = ArmyList.objects.get(owner=player)
+    assert [entry["unit"] for entry in army_list.content["entries"]] == ["allies.rattlesnake"]
+
+
+def test_the_validator_page_says_in_a_sentence_why_text_like_xml_is_neither_a_roster_nor_a_list(
+    client, real_catalogue
+):
+    response = client.post(reverse("armies:validator"), {"text": "<3 see you Friday"})
+
+    page = response.content.decode()
+    assert response.context.get("verdict") is None
+    assert "This is not a BattleScribe roster: its XML is broken at line 1." in page
+    assert "well-formed" not in page
+    assert "column" not in page
+    assert "invalid token" not in page
+
+
+def test_the_validate_endpoint_says_where_broken_json_breaks_without_the_parsers_words(
+    api_client, real_catalogue
+):
+    response = _validate(api_client, '{"name": "Zoo",\n "bloc": "Allies" "points_limit": 20}')
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "list-format"
+    assert response.json()["errors"][0]["message"] == (
+        "This is not a list in the JSON format: a comma is missing between two items, at line 2"
+    )
+
+
+def test_validate_list_reads_typed_lines_under_a_bracketed_heading(tmp_path, capsys, real_catalogue):
+    path = tmp_path / "list.txt"
+    path.write_text(BRACKETED)
+
+    call_command("validate_list", str(path), "--json")
+
+    assert '"unit_ap": 8' in capsys.readouterr().out
