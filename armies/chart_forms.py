@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
@@ -10,6 +9,7 @@ from django import forms
 from armies import validation as v
 from armies.textnames import units_named
 from armies.validation import limits
+from armies.validation.listformat import JsonNumberTooLongError, json_loads
 from armies.validators import validate_name
 from core.fields import BoundedMultipleChoiceField
 
@@ -131,6 +131,10 @@ class ChartsFileForm(forms.Form):
         if upload.size > limits.MAX_CHARTS_FILE_BYTES:
             raise forms.ValidationError(f"The file is larger than {limits.MAX_CHARTS_FILE_BYTES // 1024} kB.")
         try:
-            return json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            return json_loads(upload.read().decode("utf-8"))
+        except JsonNumberTooLongError as exc:
+            raise forms.ValidationError(
+                f"This file cannot be read: {exc.sentence}. Export the charts from this page."
+            ) from exc
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             raise forms.ValidationError("This file is not JSON: export the charts from this page.") from exc

@@ -7,7 +7,8 @@ content, never by a file's name:
 - XML is a ``.ros``: a BattleScribe roster;
 - JSON with a ``roster`` object is a New Recruit export; other JSON is our list format;
 - anything else is a list typed as text: the site's chat export or "Unit name (AP)" lines, matched by
-  name against the catalogue (``armies/textlists.py``).
+  name against the catalogue (``armies/textlists.py``); so is text that starts like XML or JSON but is
+  not well-formed ("<3 my list", "[Allies]" on its first line), when it reads as one.
 
 A roster is matched against a catalogue (the one asked for, else the one our export says the list was
 made with, else the newest BattleScribe one) and
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -38,9 +38,9 @@ from armies.rosters import (
 )
 from armies.rosters.notes import read_roster_notes
 from armies.rosters.read import check_roster_size, is_zip
-from armies.textlists import read_text_list
+from armies.textlists import TextNotAListError, read_text_list
 from armies.validation import limits
-from armies.validation.listformat import json_document_from_text
+from armies.validation.listformat import JsonNumberTooLongError, json_document_from_text, json_loads
 
 __all__ = ["ListIntake", "ListTextError", "TextListError", "list_read"]
 
@@ -104,20 +104,42 @@ def list_read(
         text = data.removeprefix("\ufeff")
     start = text.lstrip()[:1]
     if start == "<":
-        return _from_roster(roster_from_bytes(text.encode("utf-8")), catalogue, bloc)
+        try:
+            roster = roster_from_bytes(text.encode("utf-8"))
+        except RosterError as exc:
+            if exc.code not in _NOT_WELL_FORMED:
+                raise
+            return _plain_text(text, catalogue, bloc, instead_of=exc)  # "<3 my list"
+        return _from_roster(roster, catalogue, bloc)
     if start in ("{", "["):
         if len(text) > limits.MAX_DOCUMENT_BYTES and '"roster"' in text[:200]:
             # A New Recruit export repeats every card's text: it may be larger than a list of ours.
             return _from_json(_large_json(text), catalogue, bloc)
-        return _from_json(_json_text(text), catalogue, bloc)
+        try:
+            document = _json_text(text)
+        except ListTextError as exc:
+            return _plain_text(text, catalogue, bloc, instead_of=exc)  # "[Allies]\nRanger Squad"
+        return _from_json(document, catalogue, bloc)
     return _plain_text(text, catalogue, bloc)
 
 
-def _plain_text(text: str, catalogue: Catalogue | None, bloc: str | None) -> ListIntake:
+# A roster's refusals for XML that is not well-formed (or cut short): the text may be a list typed by hand.
+_NOT_WELL_FORMED = frozenset({"roster-unreadable", "roster-truncated"})
+
+
+def _plain_text(
+    text: str, catalogue: Catalogue | None, bloc: str | None, *, instead_of: v.ListFormatError | None = None
+) -> ListIntake:
+    """Read a list typed as text. ``instead_of`` is the refusal of the document the text starts like
+    (XML, JSON) but is not a well-formed one of: raised instead when the text is no typed list either."""
     if len(text) > limits.MAX_DOCUMENT_BYTES:
+        if instead_of is not None:
+            raise instead_of
         _json_text(text)  # refused with the size it may have, as pasted JSON is
     catalogue = catalogue or selectors.catalogue_default()
     if catalogue is None:
+        if instead_of is not None:
+            raise instead_of
         raise selectors.CatalogueMissingError("no catalogue imported yet")
     plain_catalogue = selectors.catalogue_for_validation(catalogue=catalogue)
     try:
@@ -129,6 +151,10 @@ def _plain_text(text: str, catalogue: Catalogue | None, bloc: str | None) -> Lis
             factions=plain_catalogue.factions,
             bloc=bloc,
         )
+    except TextNotAListError as exc:
+        if instead_of is not None:  # no line reads as a unit: say why it is not the document it looks like
+            raise instead_of from exc
+        raise TextListError("$", exc.message, tuple(("$", why) for _where, why in exc.errors)) from exc
     except v.ListFormatError as exc:
         # Each sentence names its line already: the sentences alone, the first as the message.
         raise TextListError("$", exc.message, tuple(("$", why) for _where, why in exc.errors)) from exc
@@ -142,8 +168,12 @@ def _plain_text(text: str, catalogue: Catalogue | None, bloc: str | None) -> Lis
 def _large_json(text: str) -> Any:
     check_roster_size(len(text))
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+        return json_loads(text)
+    except JsonNumberTooLongError as exc:
+        raise RosterError(
+            "roster-unreadable", f"This New Recruit export cannot be read: {exc.sentence}."
+        ) from exc
+    except (ValueError, RecursionError) as exc:
         raise RosterError(
             "roster-unreadable", "This New Recruit export cannot be read: it is not whole JSON."
         ) from exc

@@ -26,7 +26,7 @@ from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION, ListFormat
 from armies.validation.types import ROLES, Catalogue, Faction, PlatoonChart, UnitProfile
 from core.errors import FieldProblem
 
-__all__ = ["TextList", "read_text_list", "read_text_list_for"]
+__all__ = ["TextList", "TextNotAListError", "read_text_list", "read_text_list_for"]
 
 COST_DIFFERS = "text-cost-differs"
 NOT_READ = "text-not-read"
@@ -34,19 +34,21 @@ NOT_READ = "text-not-read"
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _BULLET = re.compile(r"^(?:[-*•+·>]|\d{1,3}[.)](?=\s))\s*")
 _COUNT_BEFORE = re.compile(r"^(\d{1,4})\s*[x×]\s*(?=\S)|^(\d{1,4})\s+(?=\D)", re.IGNORECASE)
-_COUNT_AFTER = re.compile(r"\s*(?:[x×]\s*(\d{1,4})|\((\d{1,4})\s*[x×]\))$", re.IGNORECASE)
+_COUNT_AFTER = re.compile(r"\s?(?:[x×]\s?(\d{1,4})|\((\d{1,4})\s?[x×]\))$", re.IGNORECASE)
 _RIDER = re.compile(r"^(joined by|piloted by)\s+", re.IGNORECASE)
 # The export's unit line: "Name [e1]: 8 + 2 AP captured  (platoon p1/Command, reserve)".
 _EXPORTED = re.compile(
     r"^(?P<name>.+?)\s\[(?P<id>[^\]\s]{1,64})\]:\s(?:\?|(?P<ap>\d{1,6})(?:\s\+\s\d{1,3})?)\sAP"
     r"(?P<captured>\scaptured)?(?:\s+\((?P<notes>[^()]*)\))?$"
 )
-# A cost typed after a name: "(15 AP)", "(15)", "- 15 pts", ": 15", "15 AP".
-_COST = re.compile(
-    r"(?:\s*[-–—:,=]\s*|\s+)\(?\s*(?P<ap>\d{1,6})\s*(?:ap|pts?|points?)?\s*\)?$|\s*\(\s*(?P<ap2>\d{1,6})\s*\)$",
-    re.IGNORECASE,
-)
-_NOTES = re.compile(r"\s*\((?P<notes>[^()]*)\)$")
+# A cost typed after a name ("(15 AP)", "(15)", "- 15 pts", ": 15", "15 AP") is read by hand from the
+# line's end (_trailing_cost): a pattern for it splits a long run of spaces every way, in time cubic in
+# the line. The patterns left run in time linear in a line, whose runs of spaces are one space already.
+_COST_WORDS = ("points", "point", "pts", "pt", "ap")
+_COST_SEPARATORS = "-–—:,="
+_COST_DIGITS = 6
+_NOTES = re.compile(r"\s?\((?P<notes>[^()]*)\)$")
+_EXPORTED_TAIL = re.compile(r"\s?\[[^\]\s]{1,64}\]:.*$")
 _PLATOON_NOTE = re.compile(r"^platoon\s+(?P<id>[^/\s]+)/(?P<slot>.+)$")
 _EXPORT_POINTS = re.compile(r"^points:\s*-?\d+\s*/\s*(?P<limit>\d{1,6})\s*ap paid", re.IGNORECASE)
 _POINTS = re.compile(
@@ -61,6 +63,12 @@ _FORT_LINE = re.compile(
 )
 _SECTIONS = {"units": "units", "platoons": "platoons", "fortifications": "fortifications", "totals": "skip"}
 _IGNORED_PARTS = {"faction force", "bloc force", "mercenary force", "role not set", ""}
+
+
+class TextNotAListError(ListFormatError):
+    """Text not read as a list at all: no line of it names a unit (nor comes close), or it is past
+    the bounds of a text. A caller trying the text as a list only after another format may then say
+    why it is not that format instead."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +136,7 @@ def read_text_list(
     known = UnitNames(units, charts, factions)
     reading = _Reading()
     section = "units"
-    for number, raw in lines:
-        line = raw.strip()
+    for number, line in lines:
         if not line:
             continue
         reading.lines_read += 1
@@ -151,23 +158,25 @@ def read_text_list(
 
 def _lines(text: str) -> list[tuple[int, str]]:
     if len(text.encode("utf-8", "surrogatepass")) > limits.MAX_DOCUMENT_BYTES:
-        raise ListFormatError(
+        raise TextNotAListError(
             "$", f"This text is too large: a list is at most {limits.MAX_DOCUMENT_BYTES // 1024} kB of text."
         )
     lines = text.splitlines()
     if len(lines) > limits.MAX_TEXT_LIST_LINES:
-        raise ListFormatError(
+        raise TextNotAListError(
             "$",
             f"This text has {len(lines):,} lines: a list is at most {limits.MAX_TEXT_LIST_LINES:,} lines.",
         )
     for number, line in enumerate(lines, start=1):
         if len(line) > limits.MAX_TEXT_LINE_LENGTH:
-            raise ListFormatError(
+            raise TextNotAListError(
                 f"line {number}",
                 f"line {number} is {len(line):,} characters long: a line of a list is at most "
                 f"{limits.MAX_TEXT_LINE_LENGTH:,}.",
             )
-    return list(enumerate(lines, start=1))
+    # Each run of spaces (tabs, non-breaking spaces) is one space: names match ignoring spaces anyway,
+    # and no pattern then meets a long run of them.
+    return [(number, " ".join(line.split())) for number, line in enumerate(lines, start=1)]
 
 
 def _unit_or_heading(reading: _Reading, known: UnitNames, number: int, line: str) -> None:
@@ -230,14 +239,47 @@ def _typed_unit(known: UnitNames, number: int, line: str) -> _Entry | None:
             return entry
         if count == 1 and (after := _COUNT_AFTER.search(text)):  # "Name x2 (10 AP)"
             count, text = int(after[1] or after[2]), text[: after.start()]
-        elif stated is None and (cost := _COST.search(text)):
-            stated, text = int(cost["ap"] or cost["ap2"]), text[: cost.start()]
+        elif stated is None and (cost := _trailing_cost(text)):
+            stated, text = cost
         elif note := _NOTES.search(text):
             notes.append(note["notes"])
             text = text[: note.start()]
         else:
             return None
     return None
+
+
+def _trailing_cost(text: str) -> tuple[int, str] | None:
+    """The AP typed after a name and the text before them, or None: "Name (15 AP)", "Name (15)",
+    "Name - 15 pts", "Name: 15", "Name 15 AP". Each character from the end is looked at once."""
+    rest = text.rstrip()
+    closed = rest.endswith(")")
+    rest = rest.removesuffix(")").rstrip()
+    worded = False
+    for word in _COST_WORDS:
+        before = rest[: len(rest) - len(word)].rstrip()
+        if rest[-len(word) :].lower() == word and before[-1:].isdecimal():
+            rest, worded = before, True
+            break
+    start = len(rest)
+    while start > 0 and len(rest) - start <= _COST_DIGITS and rest[start - 1].isdecimal():
+        start -= 1
+    digits = rest[start:]
+    if not 1 <= len(digits) <= _COST_DIGITS:
+        return None
+    before = rest[:start]
+    name = before.rstrip()
+    spaced = len(name) < len(before)
+    opened = name.endswith("(")
+    if opened:
+        before = name[:-1]
+        name = before.rstrip()
+        spaced = len(name) < len(before)
+    if name[-1:] in tuple(_COST_SEPARATORS):
+        name = name[:-1].rstrip()
+    elif not spaced and not (opened and closed and not worded):  # "Name(15)" needs no space
+        return None
+    return int(digits), name
 
 
 def _apply_notes(entry: _Entry, notes: str) -> None:
@@ -302,9 +344,11 @@ def _heading_part(said: dict[str, Any], known: UnitNames, part: str) -> bool:
 def _unknown(reading: _Reading, known: UnitNames, number: int, line: str) -> None:
     name = _BULLET.sub("", line, count=1)
     name = _COUNT_BEFORE.sub("", name, count=1)
-    name = re.sub(r"\s*\[[^\]]*\]:.*$", "", name)  # an exported line of a unit we do not know
+    name = _EXPORTED_TAIL.sub("", name, count=1)  # an exported line of a unit we do not know
     for _ in range(3):
-        stripped = _COST.sub("", _NOTES.sub("", name)).strip()
+        stripped = _NOTES.sub("", name, count=1)
+        cost = _trailing_cost(stripped)
+        stripped = (cost[1] if cost else stripped).strip()
         if stripped == name:
             break
         name = stripped
@@ -356,7 +400,7 @@ def _fortification_line(reading: _Reading, number: int, line: str) -> None:
 
 def _finish(reading: _Reading, known: UnitNames, text: str, version: str, bloc: str | None) -> TextList:
     if not reading.entries and not reading.suggested:
-        raise ListFormatError("$", _nothing_read(text))
+        raise TextNotAListError("$", _nothing_read(text))
     if reading.errors:
         errors = sorted(reading.errors)[:MAX_SENTENCES]
         first = errors[0]

@@ -21,6 +21,11 @@ ROSTER_HEADING = (
     "keep them true by hand; Zverograd's import reads them back."
 )
 
+# A number in a note names a unit or a platoon of the list (at most MAX_ENTRIES of them), so a few
+# digits are plenty. The patterns take any run of digits, so that a longer one is read (and names
+# nothing) rather than taken in part; only up to _NUMBER_DIGITS of them are ever turned into an int
+# (Python refuses to turn more than 4,300 digits into one).
+_NUMBER_DIGITS = 6
 _JOINS = re.compile(rf"^{PREFIX} joins unit (\d+) of this list\b", re.MULTILINE)
 _PILOTS = re.compile(rf"^{PREFIX} pilots unit (\d+) of this list\b", re.MULTILINE)
 _RESERVE = re.compile(rf"^{PREFIX} in reserve\.$", re.MULTILINE)
@@ -106,13 +111,19 @@ class RosterNotes:
     catalogue: tuple[str, str] | None = None  # (name, version) of the catalogue the list was made with
 
 
+def _number(digits: str) -> int:
+    """A unit's or platoon's number in a note; 0 (which numbers nothing: they count from 1) for a run
+    of digits longer than any such number."""
+    return int(digits) if len(digits) <= _NUMBER_DIGITS else 0
+
+
 def read_unit_notes(text: str) -> UnitNotes:
     joined, piloted, member = _JOINS.search(text), _PILOTS.search(text), _MEMBER.search(text)
     return UnitNotes(
-        joins=int(joined[1]) if joined else None,
-        pilots=int(piloted[1]) if piloted else None,
+        joins=_number(joined[1]) if joined else None,
+        pilots=_number(piloted[1]) if piloted else None,
         reserve=bool(_RESERVE.search(text)),
-        platoon=int(member[1]) if member else None,
+        platoon=_number(member[1]) if member else None,
         slot=_slot(member[2]) if member else None,
     )
 
@@ -136,7 +147,7 @@ def read_roster_notes(text: str) -> RosterNotes:
         faction=claimed[1] if claimed else None,
         role=side[1] if side else None,
         outright=tuple(match[1] for match in _OUTRIGHT.finditer(text)),
-        platoons=tuple((int(match[1]), match[2]) for match in _PLATOON.finditer(text)),
+        platoons=tuple((_number(match[1]), match[2]) for match in _PLATOON.finditer(text)),
         bloc=fights[1] if fights else None,
         catalogue=(name, version) if name and version else None,
     )
@@ -146,4 +157,4 @@ def platoon_members(rest: str, chart: str) -> list[int] | None:
     """The unit numbers of a platoon line whose rest (after "platoon N, ") names ``chart``; None if not."""
     if not rest.startswith(f"{chart}: "):
         return None
-    return [int(number) for number in _MEMBER_NUMBER.findall(rest[len(chart) + 2 :])]
+    return [_number(number) for number in _MEMBER_NUMBER.findall(rest[len(chart) + 2 :])]

@@ -28,6 +28,8 @@ from core.errors import DomainError
 DUST_GAME_SYSTEM_ID = "bacf-9ebb-dbda-57d0"
 POINTS_COST_TYPE = "points"
 EMPTY_ZIP_MAGIC = b"PK\x05\x06"
+# A zip member's flag bit for encryption: zipfile then asks for a password (a RuntimeError).
+_ENCRYPTED = 0x1
 
 __all__ = [
     "DUST_GAME_SYSTEM_ID",
@@ -178,6 +180,11 @@ def roster_from_bytes(data: bytes) -> Roster:
                 "This roster file stops before its end (it was cut short while saving or copying): "
                 "save it again from BattleScribe.",
             ) from error
+        if isinstance(error.__cause__, ET.ParseError):  # the parser's own words are no sentence
+            line = error.__cause__.position[0]
+            raise RosterError(
+                "roster-unreadable", f"This is not a BattleScribe roster: its XML is broken at line {line}."
+            ) from error
         raise RosterError("roster-unreadable", f"This roster cannot be read: {error}.") from error
     if local(root.tag) != "roster":
         raise RosterError(
@@ -215,10 +222,18 @@ def _unzip(data: bytes) -> bytes:
                     f"This zipped roster holds {count}; a .rosz file holds exactly one roster.",
                 )
             check_roster_size(members[0].file_size)
+            if members[0].flag_bits & _ENCRYPTED:
+                raise RosterError(
+                    "roster-encrypted",
+                    "This zipped roster is locked with a password: save it again from BattleScribe "
+                    "without one.",
+                )
             with archive.open(members[0]) as handle:
                 # One byte past the bound: the size in the zip's header can lie.
                 content = handle.read(limits.MAX_ROSTER_BYTES + 1)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, ValueError) as error:
+    except (
+        zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, ValueError, RuntimeError,
+    ) as error:  # fmt: skip
         if isinstance(error, RosterError):
             raise
         raise RosterError(

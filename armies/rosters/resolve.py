@@ -251,6 +251,16 @@ def _platoons(
     by_id = {entry["id"]: entry for entry in entries}
     platoons: list[dict[str, Any]] = []
     for number, rest in lines:
+        if number == 0:  # a run of digits longer than any platoon's number (notes.py)
+            warnings.append(
+                ImportWarning(
+                    "roster-note-unread",
+                    f"The roster's notes claim a platoon ({limits.excerpt(rest)}) whose number is not one "
+                    "of this list's: claim the platoon again by hand.",
+                    "platoons",
+                )
+            )
+            continue
         found = next(
             ((chart, said) for chart in charts if (said := platoon_members(rest, chart.name)) is not None),
             None,

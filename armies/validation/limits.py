@@ -53,6 +53,10 @@ MAX_ROSTER_NOTES_LENGTH = 64 * 1024
 MAX_TEXT_LIST_LINES = 2_000
 MAX_TEXT_LINE_LENGTH = 2_000
 
+# A number in JSON text a user gives (a list, a New Recruit export, a file of platoon charts): no
+# number of theirs comes near 100 digits, and Python refuses to read more than 4,300 as an int.
+MAX_JSON_NUMBER_DIGITS = 100
+
 # An error message quotes at most this much of what was sent.
 EXCERPT_LENGTH = 40
 

@@ -38,11 +38,13 @@ __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "SCHEMA_PATH",
+    "JsonNumberTooLongError",
     "ListFormatError",
     "army_list_from_json",
     "army_list_schema",
     "army_list_to_json",
     "army_list_to_text",
+    "json_loads",
 ]
 
 
@@ -239,8 +241,26 @@ def _not_json(text: str, exc: json.JSONDecodeError) -> str:
             "This is plain text, not a list in the JSON format: paste a list exported as JSON "
             "(Export as JSON in the list builder)"
         )
-    why = _JSON_MISTAKES.get(exc.msg, exc.msg[:1].lower() + exc.msg[1:])
-    return f"This is not a list in the JSON format: {why}, at line {exc.lineno}, column {exc.colno}"
+    why = _JSON_MISTAKES.get(exc.msg, "the text stops being JSON")  # the parser's other words are no sentence
+    return f"This is not a list in the JSON format: {why}, at line {exc.lineno}"
+
+
+class JsonNumberTooLongError(ValueError):
+    """A number in JSON text longer than ``MAX_JSON_NUMBER_DIGITS`` digits."""
+
+    sentence = f"a number in it is longer than {limits.MAX_JSON_NUMBER_DIGITS:,} digits"
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > limits.MAX_JSON_NUMBER_DIGITS:
+        raise JsonNumberTooLongError(digits[:20])
+    return int(digits)
+
+
+def json_loads(text: str) -> Any:
+    """``json.loads`` for text a user gives: a number past ``MAX_JSON_NUMBER_DIGITS`` digits raises
+    ``JsonNumberTooLongError`` (a ValueError) before Python is asked to turn it into an int."""
+    return json.loads(text, parse_int=_bounded_int)
 
 
 def json_document_from_text(text: str) -> Any:
@@ -250,9 +270,11 @@ def json_document_from_text(text: str) -> Any:
             "$", f"too large: a list document is at most {limits.MAX_DOCUMENT_BYTES // 1024} kB of JSON"
         )
     try:
-        return json.loads(text)
+        return json_loads(text)
     except json.JSONDecodeError as exc:
         raise ListFormatError("$", _not_json(text, exc)) from exc
+    except JsonNumberTooLongError as exc:
+        raise ListFormatError("$", f"This is not a list in the JSON format: {exc.sentence}") from exc
     except RecursionError as exc:
         raise ListFormatError("$", "not a list document: nested too deeply") from exc
 

@@ -14,6 +14,7 @@ from armies import selectors
 from armies.models import Catalogue, Faction, PlatoonChart
 from armies.services import army_lists as lists
 from armies.services.catalogue_import import catalogue_import_from_paths
+from armies.validation import limits
 from tests.factories import ArmyListFactory, CampaignFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -235,3 +236,16 @@ def test_it_refuses_an_imported_chart_whose_name_the_catalogue_format_allows_but
     assert answer.status_code == 400
     assert answer.context["file_form"].errors["file"] == ["a chart's name is at most 160 characters"]
     assert not PlatoonChart.objects.filter(catalogue=real).exists()
+
+
+def test_it_answers_a_file_of_charts_with_a_number_of_5000_digits_with_a_sentence(client, real, organiser):
+    client.force_login(organiser)
+    upload = SimpleUploadedFile("charts.json", b"[" + b"9" * 5000 + b"]", content_type="application/json")
+
+    answer = client.post(page(real, "import"), {"file": upload})
+
+    assert answer.status_code == 400
+    assert answer.context["file_form"].errors["file"] == [
+        f"This file cannot be read: a number in it is longer than {limits.MAX_JSON_NUMBER_DIGITS:,} digits. "
+        "Export the charts from this page."
+    ]

@@ -109,6 +109,38 @@ def test_it_reads_plain_lines_with_bullets_counts_costs_and_headings():
     ]
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ranger Squad (10 AP)", "Ranger Squad(10)", "Ranger Squad - 10 pts", "Ranger Squad: 10",
+        "Ranger Squad 10 AP", "Ranger Squad, 10 points", "Ranger Squad = 10", "Ranger Squad (10",
+        "Ranger Squad 10ap)", "Ranger Squad\t\t( 10 AP )", "Ranger Squad" + " " * 500 + "- 10 pts",
+    ],
+)  # fmt: skip
+def test_it_reads_every_way_of_typing_a_cost_after_a_name(line):
+    found = read_text_list(f"Allies\n{line}", UNITS, catalogue_version="t-1")
+    assert [entry["unit"] for entry in found.document["entries"]] == ["allies.ranger-squad"]
+    assert found.document["points_limit"] == 10  # the cost was read: no warning that it differs
+    assert [w.code for w in found.warnings] == ["text-not-read"]
+
+
+@pytest.mark.parametrize("line", ["Ranger Squad 1234567 AP", "Ranger Squad10", "Ranger Squad (10 AP) x"])
+def test_it_does_not_take_what_is_no_cost_for_one(line):
+    assert problems(f"Allies\nRanger Squad\n{line}")[0].startswith("line 3: no unit called")
+
+
+def test_it_reads_a_line_at_the_bound_made_of_spaces_as_one_with_single_spaces():
+    # A run of spaces is one space before any pattern sees the line: no pattern splits the run (a
+    # cost's pattern did, every way, in time cubic in the line). The line is at the bound.
+    name = "Rattlesnake" + " " * (limits.MAX_TEXT_LINE_LENGTH - len("Rattlesnake") - 1) + "x"
+    assert len(name) == limits.MAX_TEXT_LINE_LENGTH
+    assert problems(f"Allies\nRanger Squad\n{name}") == [
+        'line 3: no unit called "Rattlesnake x" in the catalogue.'
+    ]
+    spaced = "\t".join(["Ranger", " " * 900, "Squad", " " * 900, "(10 AP)"])
+    assert [e.unit for e in read(f"Allies  \u00a0 |   10 AP\n{spaced}").entries] == ["allies.ranger-squad"]
+
+
 def test_it_does_not_cut_a_name_that_holds_digits_in_brackets():
     army = read("Heavy Flak Grenadiers (1947) (22 AP)\nheavy flak grenadiers (1947)")
     assert [e.unit for e in army.entries] == ["axis.heavy-flak-grenadiers"] * 2
