@@ -94,6 +94,13 @@ def _load_file(path: Path, source: str) -> Any:
         raise CatalogueFormatError(
             source, f"not valid JSON ({error.msg}, line {error.lineno})", "$"
         ) from error
+    except (
+        ValueError,
+        RecursionError,
+    ) as error:  # a number past Python's 4,300 digits; nesting past the stack
+        raise CatalogueFormatError(
+            source, "not valid JSON (a number too long, or nesting too deep)", "$"
+        ) from error
 
 
 def _validate(document: Any, source: str) -> None:

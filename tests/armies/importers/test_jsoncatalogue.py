@@ -192,6 +192,13 @@ def test_it_rejects_a_file_that_is_not_json(tmp_path: Path) -> None:
     assert caught.value.source == "broken.json"
 
 
+def test_it_rejects_a_number_past_pythons_digits_as_not_json(tmp_path: Path) -> None:
+    path = tmp_path / "long.json"
+    path.write_text('{"format": ' + "9" * 5000 + "}", encoding="utf-8")
+    with pytest.raises(CatalogueFormatError, match="a number too long"):
+        read_json_catalogue(path)
+
+
 # -- the demo catalogue --------------------------------------------------------------------------
 
 
