@@ -2,6 +2,8 @@
 stay rolled; an agreement names the request it agrees to; the site chooses its own dice; spectators lose
 the session when its campaign turns private or starts hiding results (a review of issue 20's sessions)."""
 
+# ruff: noqa: F401, F811 (the world and session fixtures are imported from the API's tests, and named as arguments)
+
 from __future__ import annotations
 
 import copy
@@ -19,22 +21,9 @@ from battles.sessions.services import session_start, session_step, session_undo
 from campaign.models import Battle, BattleStatus
 from core.errors import DomainError
 from rules.engine.battle import replay, state_to_dict, step_from_dict
+from tests.battles.test_api_sessions import session, url, world
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world(report_world: Any) -> Any:
-    return report_world
-
-
-@pytest.fixture
-def session(world: Any) -> BattleSession:
-    return session_start(battle=world.battle, actor=world.attacker)[0]
-
-
-def url(session: BattleSession, tail: str = "") -> str:
-    return f"/api/battle-sessions/{session.pk}/{tail}"
 
 
 def roll_initiative(world: Any, session: BattleSession, expected: int) -> Any:
