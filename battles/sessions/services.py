@@ -204,14 +204,13 @@ def _rolled(session: BattleSession, step: Step) -> tuple[Step, int | None]:
         return step, getattr(step, "seed", None)
     if any(getattr(step, name, None) is not None for name in ("faces", "attacker_faces", "defender_faces")):
         return step, None
-    earlier = SessionStep.objects.filter(
-        session=session,
-        number=session.step_count + 1,
-        side=step.by,
-        undone_at__isnull=False,
-        seed__isnull=False,
-    )
-    seed = earlier.order_by("pk").values_list("seed", flat=True).first()
+    seed = None
+    if session.version > session.step_count:  # something was taken back (or asked) once: look for its roll
+        earlier = SessionStep.objects.filter(
+            session=session, number=session.step_count + 1, side=step.by, undone_at__isnull=False,
+            seed__isnull=False,
+        )  # fmt: skip
+        seed = earlier.order_by("pk").values_list("seed", flat=True).first()
     if seed is None:
         seed = _random.randrange(SEED_BOUND)
     return with_seed(step, seed), seed

@@ -257,7 +257,12 @@ def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
 
 def _expected(request: HtmxHttpRequest) -> int:
     value = request.POST.get("expected", "")
-    if not value.isascii() or not value.isdigit() or len(value) > 9 or int(value) > MAX_VERSION:
+    if (
+        not value.isascii()
+        or not value.isdigit()
+        or len(value) > len(str(MAX_VERSION))
+        or int(value) > MAX_VERSION
+    ):
         raise DomainError(
             "invalid-expected", "the page is out of date: look again before you act", "expected"
         )
