@@ -6,7 +6,9 @@ address and the number of workers and threads, nothing else, so every machine se
 
 An overloaded site must refuse fast rather than queue: under twice its capacity gunicorn's defaults (a
 listen queue of 2048 connections) kept serving requests whose clients had given up 100-130 s earlier
-(issue 19). A short queue and a bounded request time turn the excess into a quick refusal at the proxy.
+(issue 19), and a short listen queue still let requests wait 21 s at 150 a second (issue 26). The worker
+(``config/shedding.py``) bounds how long each request may wait for a thread, polls least and writes most,
+and answers the rest at once with 503 and Retry-After.
 """
 
 from __future__ import annotations
@@ -35,16 +37,18 @@ bind = env_str("ZVEROGRAD_WEB_BIND", "127.0.0.1:8000")
 # latency 50-99 ms against 86-230 ms;
 # gthread 5 x 4 was within the noise of 2 x 4, for more memory and 20 database connections instead of 8.
 # One interpreter per core keeps the cores busy and its threads overlap the waits on PostgreSQL and Redis.
-worker_class = "gthread"
+# gthread, timing each request's wait for a thread and refusing at once those it cannot serve in time.
+worker_class = "config.shedding.SheddingWorker"
 workers = _positive("ZVEROGRAD_WEB_WORKERS", multiprocessing.cpu_count())
 threads = _positive("ZVEROGRAD_WEB_THREADS", 4)
-# Connections a worker holds at once (running, waiting for a thread, or idle kept-alive): gthread accepts
-# up to this many on its own (1000 by default), which would hide the listen queue's bound below.
-worker_connections = 4 * threads
+# Connections a worker holds at once (running, waiting for a thread, or idle kept-alive). The worker takes
+# every connection it is offered so that a request waits in its own line, where the wait is timed and
+# bounded (a refusal costs it microseconds), not in the kernel's listen queue, where it is not.
+worker_connections = 256
 
-# Connections waiting for a free worker: 64 is about 2 s of work at the rates this machine serves, so a
-# request waits seconds, not minutes behind 2048. When the queue is full Linux drops new connection
-# attempts, and nginx gives up after its proxy_connect_timeout (set it to 2 s) with a 504.
+# Connections not yet taken by a worker: they stay few now that workers take them at once. When the queue
+# is full Linux drops new connection attempts, and nginx gives up after its proxy_connect_timeout (set it to
+# 2 s) with a 504.
 backlog = 64
 # A worker whose main loop has not reported for 30 s is killed and replaced. With threads this does not
 # bound one request's time (nginx's proxy_read_timeout does, for the client; the input bounds keep every

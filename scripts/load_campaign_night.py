@@ -6,8 +6,10 @@ three workers), one Celery worker and beat in a temporary folder, on free ports 
 for each offered rate warms up on the mix's reads and drives the campaign-night mix (`loadtest/plan.py`)
 for a fixed time, requests starting on schedule whatever the latency. Prints one table row per step:
 offered/s, served/s, p50 / p95 / p99, the writes' p95, errors by kind, how long after the step's last
-confirmation the standings were fresh, and the CPU per request of gunicorn, PostgreSQL, the worker and
-this client. Stops everything and removes its folder whatever happens; `--out` keeps the figures as JSON.
+confirmation the standings were fresh, the CPU per request of gunicorn, PostgreSQL, the worker and
+this client, the requests refused as busy (503) with their p95, the p95 of those served, and gunicorn's
+CPU per request of the mix as a multiple of a trivial signed-in answer's, measured just before the step.
+Stops everything and removes its folder whatever happens; `--out` keeps the figures as JSON.
 
     .venv/bin/python scripts/load_campaign_night.py [--rates 25,50,100,150,200] [--seconds 20]
         [--warmup 5] [--timeout 30] [--out figures.json]
@@ -82,6 +84,7 @@ async def step(night: drive.Night, stack: Stack, rate: float, args: argparse.Nam
         offsets = plan.arrivals(rate, args.warmup)
         await drive.run_schedule(night, offsets, drive.reads_only(len(offsets)))
         night.samples.clear()
+    trivial = await drive.trivial_cost(night, lambda: stack.cpu_seconds()["gunicorn"])
     offsets = plan.arrivals(rate, args.seconds)
     cpu, client, began = stack.cpu_seconds(), time.process_time(), time.monotonic()
     late = await drive.run_schedule(night, offsets, plan.kinds(len(offsets)))
@@ -89,7 +92,7 @@ async def step(night: drive.Night, stack: Stack, rate: float, args: argparse.Nam
     used["client"] = time.process_time() - client
     fresh = await drive.fresh_after(night, FRESH_BOUND)
     return plan.summarise(night.samples, offered=rate, began=began, seconds=args.seconds, fresh_seconds=fresh,
-                          cpu_seconds=used, late_ms=late)  # fmt: skip
+                          cpu_seconds=used, late_ms=late, trivial_ms=trivial)  # fmt: skip
 
 
 def world_builder(campaigns: int, world: list[dict[str, Any]]) -> Callable[[Stack], None]:
@@ -155,6 +158,12 @@ def print_results(steps: list[plan.StepFigures], args: argparse.Namespace) -> No
     print(report.table(steps))
     most = report.most_served_under(steps)
     print(f"\nthe most offered with p95 < 1 s and no error: {'none' if most is None else f'{most:g}/s'}")
+    for step in steps:
+        if step.refused or step.errors:
+            verdict = "as it must" if report.sheds_well(step) else "NOT as it must"
+            print(f"{step.offered:g}/s, beyond capacity, was handled {verdict}: the served waited "
+                  f"{report.duration(step.served_p95_ms)} at p95, {step.refused} were refused in "
+                  f"{report.duration(step.refused_p95_ms)} at p95")  # fmt: skip
     if args.out:
         setup = {"rates": args.rates, "seconds": args.seconds, "warmup": args.warmup,
                  "web": " ".join(gunicorn_command(0)[1:-2]), "cores": os.cpu_count()}  # fmt: skip

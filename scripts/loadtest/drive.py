@@ -19,6 +19,7 @@ import secrets
 import string
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ HOST = "127.0.0.1"
 # What the status line polls next (the versions it shows), as the page's hx-get carries it.
 SEEN = re.compile(rb'standings/status/\?([^"]*)"')
 POLLS = frozenset({"status", "bell"})
+TRIVIAL = "/api/accounts/me/"
 REPORT = {
     "fortification": "none", "turns": 6, "ending": "turn_limit", "conceded_by": None,
     "attacker": {"lost": [], "reserves": [], "objective": False, "scenario_vp": 0},
@@ -200,6 +202,22 @@ class Night:
         if answer.status != 200:
             raise RuntimeError(f"the standings status answered {answer.status}")
         return dict(json.loads(answer.body))
+
+
+async def trivial_cost(night: Night, gunicorn_cpu: Callable[[], float], count: int = 200) -> float:
+    """gunicorn's CPU in ms for a trivial signed-in answer (a player's own account through the API), asked
+    one at a time in the same run as the mix: the yardstick that makes the mix's cost comparable from one
+    machine to another (issue 26)."""
+    session = night.campaign["players"][0]
+    headers = {**night.headers(session), "Accept": "application/json"}
+    for _ in range(20):  # every worker and thread warm
+        await asyncio.wait_for(fetch(night.port, "GET", TRIVIAL, headers), night.timeout)
+    before = gunicorn_cpu()
+    for _ in range(count):
+        answer = await asyncio.wait_for(fetch(night.port, "GET", TRIVIAL, headers), night.timeout)
+        if answer.status != 200:
+            raise RuntimeError(f"the trivial answer {TRIVIAL} answered {answer.status}")
+    return (gunicorn_cpu() - before) * 1000 / count
 
 
 async def run_schedule(night: Night, offsets: list[float], chosen: list[str]) -> float:

@@ -24,6 +24,7 @@ MIX: dict[str, int] = {
 }
 WRITES = frozenset({"report", "confirm"})
 HTMX_STOP_POLLING = 286
+BUSY = 503  # the site's refusal when it cannot serve a request in time (config/shedding.py)
 
 
 def arrivals(rate: float, seconds: float) -> list[float]:
@@ -101,6 +102,10 @@ class StepFigures:
     cpu_ms_per_request: dict[str, float] = field(default_factory=dict)
     late_ms: float = 0.0  # how far behind its schedule the client started a request, at worst
     by_kind: dict[str, tuple[int, float, float]] = field(default_factory=dict)  # count, p50 and p95 (ms)
+    served_p95_ms: float = math.nan  # p95 of the answers without error: what the people served waited
+    refused: int = 0  # answers 503 "busy, come back later"
+    refused_p95_ms: float = math.nan  # how long those took: a refusal must come at once
+    trivial_ms: float = math.nan  # gunicorn's CPU for a trivial signed-in answer, measured in the same run
 
 
 def summarise(
@@ -112,9 +117,12 @@ def summarise(
     fresh_seconds: float | None,
     cpu_seconds: Mapping[str, float],
     late_ms: float = 0.0,
+    trivial_ms: float = math.nan,
 ) -> StepFigures:
     """A step's row. ``served`` counts the answers without error that came within the step's ``seconds``
-    from ``began``, per second: what the site kept up with, not what it answered once the arrivals stopped."""
+    from ``began``, per second: what the site kept up with, not what it answered once the arrivals stopped.
+    The site's refusals (503) are counted apart too, with how long they took; ``trivial_ms`` is what a
+    trivial answer cost gunicorn in the same run, the yardstick the mix's CPU is read against."""
     done = list(samples)
     latencies = [s.seconds * 1000 for s in done]
     writes = [s.seconds * 1000 for s in done if s.kind in WRITES]
@@ -123,6 +131,7 @@ def summarise(
         if sample.error:
             errors[sample.error] = errors.get(sample.error, 0) + 1
     ok = sum(1 for s in done if not s.error and s.finished <= began + seconds)
+    refused = [s.seconds * 1000 for s in done if s.status == BUSY]
     per = max(len(done), 1)
     by_kind = {
         kind: (len(times), percentile(times, 50), percentile(times, 95))
@@ -142,4 +151,8 @@ def summarise(
         cpu_ms_per_request={name: cpu * 1000 / per for name, cpu in cpu_seconds.items()},
         late_ms=late_ms,
         by_kind=by_kind,
+        served_p95_ms=percentile([s.seconds * 1000 for s in done if not s.error], 95),
+        refused=len(refused),
+        refused_p95_ms=percentile(refused, 95),
+        trivial_ms=trivial_ms,
     )

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from loadtest import plan
 from loadtest.plan import StepFigures
 
 CPU_PARTS = ("gunicorn", "postgresql", "worker", "client")
@@ -18,6 +19,9 @@ HEADER = (
     "errors",
     "standings fresh",
     "CPU ms/request (gunicorn, PostgreSQL, worker, client)",
+    "refused fast (p95)",
+    "served p95",
+    "gunicorn CPU x trivial",
 )
 
 
@@ -44,6 +48,10 @@ def row(step: StepFigures) -> list[str]:
     else:
         fresh = "no confirmation" if math.isnan(step.fresh_seconds) else f"{step.fresh_seconds:.1f} s"
     cpu = " / ".join(f"{step.cpu_ms_per_request.get(part, math.nan):.1f}" for part in CPU_PARTS)
+    refused = f"{step.refused} ({duration(step.refused_p95_ms)})" if step.refused else "none"
+    times = (
+        step.cpu_ms_per_request.get("gunicorn", math.nan) / step.trivial_ms if step.trivial_ms else math.nan
+    )
     return [
         rate(step.offered),
         f"{step.served:.1f}",
@@ -52,6 +60,9 @@ def row(step: StepFigures) -> list[str]:
         errors,
         fresh,
         cpu,
+        refused,
+        duration(step.served_p95_ms),
+        "-" if math.isnan(times) else f"{times:.1f} ({step.trivial_ms:.2f} ms)",
     ]
 
 
@@ -74,6 +85,14 @@ def most_served_under(steps: Sequence[StepFigures], p95_ms: float = 1000.0) -> f
     """The highest offered rate whose p95 stayed under ``p95_ms`` with no error (None: not even the first)."""
     kept = [s.offered for s in steps if s.p95_ms < p95_ms and not s.errors]
     return max(kept) if kept else None
+
+
+def sheds_well(step: StepFigures, served_p95_ms: float = 1000.0, refused_p95_ms: float = 100.0) -> bool:
+    """Whether a step beyond capacity was handled as the site must (issue 26): the answers served within
+    ``served_p95_ms`` at p95, every refusal a quick 503 (p95 under ``refused_p95_ms``), no other error."""
+    others = {kind: count for kind, count in step.errors.items() if kind != f"http-{plan.BUSY}"}
+    quick = not step.refused or step.refused_p95_ms < refused_p95_ms
+    return not others and quick and step.served_p95_ms < served_p95_ms
 
 
 def figures(steps: Sequence[StepFigures], setup: dict[str, Any]) -> dict[str, Any]:

@@ -106,7 +106,37 @@ def test_it_counts_refusals_failures_redirects_and_stopped_polls_as_errors(statu
 def test_it_writes_a_row_as_the_issue_does() -> None:
     row = report.row(figures())
 
-    assert row == ["5", "5.2", "35 / 292 / 454 ms", "495 ms", "none", "1.2 s", "36.0 / 23.0 / 13.0 / 0.4"]
+    assert row == ["5", "5.2", "35 / 292 / 454 ms", "495 ms", "none", "1.2 s", "36.0 / 23.0 / 13.0 / 0.4",
+                   "none", "-", "-"]  # fmt: skip
+
+
+def test_it_counts_the_busy_refusals_apart_with_their_time_and_the_served_p95() -> None:
+    samples = [
+        plan.Sample("bell", 0.010, 200, finished=100.5),
+        plan.Sample("bell", 0.004, 503, plan.error_of(503), finished=100.6),
+        plan.Sample("status", 0.006, 503, plan.error_of(503), finished=100.7),
+        plan.Sample("battle", 0.810, 200, finished=101.0),
+    ]
+
+    step = plan.summarise(samples, offered=2, began=100.0, seconds=2.0, fresh_seconds=0.8,
+                          cpu_seconds={"gunicorn": 0.04}, trivial_ms=4.0)  # fmt: skip
+
+    assert (step.refused, step.refused_p95_ms) == (2, pytest.approx(5.9))
+    assert step.served_p95_ms == pytest.approx(770.0)
+    assert step.errors == {"http-503": 2}
+    row = report.row(step)
+    assert row[-3:] == ["2 (6 ms)", "770 ms", "2.5 (4.00 ms)"]
+    assert report.sheds_well(step)
+
+
+def test_a_step_beyond_capacity_sheds_well_only_with_quick_refusals_a_quick_served_p95_and_no_other_error():
+    good = figures(refused=30, refused_p95_ms=40.0, served_p95_ms=700.0, errors={"http-503": 30})
+
+    assert report.sheds_well(good)
+    assert not report.sheds_well(figures(refused=30, refused_p95_ms=400.0, served_p95_ms=700.0))
+    assert not report.sheds_well(figures(refused=30, refused_p95_ms=40.0, served_p95_ms=1200.0))
+    assert not report.sheds_well(figures(refused=30, refused_p95_ms=40.0, served_p95_ms=700.0,
+                                         errors={"http-503": 30, "timeout": 1}))  # fmt: skip
 
 
 def test_it_writes_long_latencies_in_seconds_and_errors_by_kind() -> None:
