@@ -12,10 +12,12 @@ what it is:
   (800 ms): what a person did is the last thing given up.
 
 A request over its bound is answered ``503 Service Unavailable`` with ``Retry-After``, without running the
-site at all. Most are refused before they wait: when the oldest request still queued has already waited
-longer than a new one's bound, the new one cannot be served in time either, and the worker's own loop
-refuses it as soon as its first bytes are there (``refusal_due``). Whatever slips through is refused when a
-thread takes it (``over_its_wait``), which costs microseconds, so the queue drains at once.
+site at all. Most are refused before they wait: the worker's own loop refuses a new request as soon as its
+first bytes are there when it cannot be served in time (``refusal_due``): the oldest request still queued
+has already waited longer than the new one may, or the line ahead of it, at the time a request has taken
+lately (``ServiceTime``), would take longer than that to go through the worker's threads. Whatever slips
+through is refused when a thread takes it (``over_its_wait``), which costs microseconds, so the queue
+drains at once.
 
 The worker accepts every connection offered (``worker_connections`` in ``config/gunicorn.conf.py``) so
 that waiting happens here, where it is timed, rather than in the kernel's listen queue, where it is not.
@@ -119,10 +121,29 @@ class WaitingLine:
             return len(self._queued)
 
 
-def refusal_due(kind: str | None, oldest_wait: float, bounds: dict[str, float]) -> bool:
-    """Whether a request just queued should be refused at once: the line ahead of it already waits longer
-    than it may. A request whose kind is not known yet is never refused here."""
-    return kind is not None and oldest_wait > bounds[kind]
+class ServiceTime:
+    """How long a request has taken a thread lately: a moving average of the last few dozen (thread-safe
+    enough: a float written whole by one thread at a time under the GIL)."""
+
+    WEIGHT = 0.05
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def add(self, seconds: float) -> None:
+        self.seconds = seconds if not self.seconds else self.seconds + self.WEIGHT * (seconds - self.seconds)
+
+
+def expected_wait(ahead: int, service_seconds: float, threads: int) -> float:
+    """How long a request joining a line of ``ahead`` requests should wait for one of ``threads``."""
+    return ahead * service_seconds / max(threads, 1)
+
+
+def refusal_due(kind: str | None, wait: float, bounds: dict[str, float]) -> bool:
+    """Whether a request just queued should be refused at once: the wait ahead of it (the longer of what
+    the oldest queued request has waited and what the line should take) is past its bound. A request whose
+    kind is not known yet is never refused here."""
+    return kind is not None and wait > bounds[kind]
 
 
 def over_its_wait(kind: str, waited: float, bounds: dict[str, float]) -> bool:
@@ -136,13 +157,15 @@ class SheddingWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn has no typ
         super().__init__(*args, **kwargs)
         self.bounds = waits()
         self.line = WaitingLine()
+        self.service = ServiceTime()
         self.refused = 0
 
     # Runs in the worker's main loop, for a new connection and for each request on a kept-alive one.
     def enqueue_req(self, conn: Any) -> None:
         now = time.monotonic()
         conn.zverograd_queued_at = now
-        if refusal_due(self._peek_kind(conn), self.line.oldest_wait(now), self.bounds):
+        ahead = expected_wait(len(self.line), self.service.seconds, self.cfg.threads)
+        if refusal_due(self._peek_kind(conn), max(self.line.oldest_wait(now), ahead), self.bounds):
             self._refuse_now(conn)
             return
         self.line.join(id(conn), now)
@@ -160,7 +183,11 @@ class SheddingWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn has no typ
             self.refused += 1
             conn.sock.sendall(busy_answer(head_only=req.method.upper() == "HEAD"))
             return False  # gunicorn closes the connection gracefully, reading what the client still sends
-        return bool(super().handle_request(req, conn))
+        began = time.monotonic()
+        try:
+            return bool(super().handle_request(req, conn))
+        finally:
+            self.service.add(time.monotonic() - began)
 
     def _peek_kind(self, conn: Any) -> str | None:
         if conn.initialized and conn.parser is not None and conn.parser.unreader.buf.getvalue():

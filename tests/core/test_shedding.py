@@ -23,8 +23,10 @@ from config.shedding import (
     POLL,
     RETRY_AFTER_SECONDS,
     WRITE,
+    ServiceTime,
     WaitingLine,
     busy_answer,
+    expected_wait,
     kind_of_head,
     refusal_due,
     waits,
@@ -54,6 +56,19 @@ def test_a_request_is_refused_at_once_only_when_the_line_ahead_already_waits_lon
     assert not refusal_due(WRITE, 0.5, bounds)
     assert refusal_due(WRITE, 0.9, bounds)
     assert not refusal_due(None, 100.0, bounds)
+
+
+def test_the_wait_ahead_is_the_line_at_the_time_a_request_took_lately_shared_by_the_threads():
+    service = ServiceTime()
+    assert expected_wait(10, service.seconds, 4) == 0.0  # nothing measured yet: no guess
+    service.add(0.2)
+    assert service.seconds == 0.2
+    for _ in range(200):
+        service.add(0.04)
+    assert service.seconds == pytest.approx(0.04, abs=1e-3)
+
+    assert expected_wait(10, 0.04, 4) == pytest.approx(0.1)
+    assert expected_wait(0, 0.04, 4) == 0.0
 
 
 def test_the_waiting_line_knows_its_oldest_request():
