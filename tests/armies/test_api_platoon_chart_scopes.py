@@ -179,3 +179,44 @@ def test_a_draft_campaigns_charts_go_when_the_campaign_goes(api_as, open_campaig
     Campaign.objects.filter(pk=draft.pk).delete()
 
     assert not PlatoonChart.objects.filter(key="ssu.drafts").exists()
+
+
+def test_a_list_registered_in_the_campaign_claims_its_chart_and_one_in_another_campaign_may_not(
+    api_as, open_campaign, organiser, player
+):
+    from campaign.errors import CampaignError
+    from campaign.options import Status
+    from campaign.services.map import campaign_map_load
+    from campaign.services.registrations import army_list_register
+
+    catalogue = open_campaign.catalogue
+    rifles = ["ssu.volga-rifle-squad"]
+    slots = [{"role": "command", "name": "Command", "required": True, "units": rifles},
+             {"role": "combat", "name": "Combat", "required": True, "units": rifles}]  # fmt: skip
+    entered = api_as(organiser).post(url(catalogue), chart("Ours alone", slots=slots), format="json")
+    assert entered.status_code == 201, entered.json()
+    catalogue.refresh_from_db()
+    army_list = ArmyListFactory(owner=player, catalogue=catalogue, bloc="SSU", points_limit=150)
+    for unit in rifles * 2:
+        lists.army_list_add_unit(army_list=army_list, unit_key=unit)
+    lists.army_list_add_platoon(army_list=army_list, chart_key="ssu.ours-alone")
+    for entry, slot in (("e1", "Command"), ("e2", "Combat")):
+        lists.army_list_update_entry(army_list=army_list, entry_id=entry, platoon="p1", slot=slot)
+    army_list.refresh_from_db()
+    outsider = UserFactory(username="otto")
+    elsewhere = CampaignFactory(catalogue=catalogue, catalogue_version=catalogue.version)
+    campaign_map_load(campaign=elsewhere, actor=elsewhere.organiser)
+    Campaign.objects.filter(pk=elsewhere.pk).update(status=Status.REGISTRATION)
+    place = EnrolmentFactory(campaign=elsewhere, player=outsider, bloc="SSU")
+    copied = ArmyListFactory(owner=outsider, catalogue=catalogue, bloc="SSU", points_limit=150,
+                             content=army_list.content)  # fmt: skip
+
+    registered = army_list_register(
+        enrolment=open_campaign.enrolments.get(player=player), army_list=army_list, actor=player
+    )
+    with pytest.raises(CampaignError) as refused:
+        army_list_register(enrolment=place, army_list=copied, actor=outsider)
+
+    assert registered.document["platoons"][0]["chart"] == "ssu.ours-alone"
+    assert refused.value.code == "list-has-errors"
+    assert any("platoon" in problem.code for problem in refused.value.problems[1:])
