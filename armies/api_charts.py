@@ -1,7 +1,8 @@
 """REST endpoints for the platoon charts staff and organisers enter (armies/services/platoon_charts.py).
 
-Anyone may read a catalogue's charts; ``armies.permissions.can_enter_platoon_chart``
-decides who enters, imports and exports them.
+Anyone may read a catalogue's charts (the whole catalogue's, and those of the caller's campaigns);
+``armies.permissions.can_enter_chart_into`` decides who enters and imports them where: staff for the whole
+catalogue, a campaign's organisers for that campaign alone.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
@@ -17,11 +18,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armies.models import Catalogue, PlatoonChart
-from armies.permissions import can_enter_platoon_chart, can_retire_platoon_chart
+from armies.permissions import (
+    can_enter_chart_into,
+    can_enter_platoon_chart,
+    can_retire_platoon_chart,
+    chart_campaigns,
+    member_campaigns,
+)
+from armies.selectors import platoon_charts_for_page
 from armies.services import platoon_charts as charts
 from armies.validation import limits
 from armies.validators import validate_name
+from core.errors import DomainError
 from core.fields import BoundedListField
+from core.openapi import MAX_ID
 from core.parsers import BoundedJSONParser
 
 
@@ -52,6 +62,17 @@ class SlotInput(serializers.Serializer[Any]):
     )
 
 
+CAMPAIGN_HELP = (
+    "The campaign the chart is for (its id): its lists alone may claim it, and it counts against that "
+    "campaign's own bound. Left out: the whole catalogue (staff only), or the one campaign the caller organises "
+    "on the catalogue."
+)
+
+
+class CampaignQuery(serializers.Serializer[Any]):
+    campaign = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+
+
 class ChartInput(serializers.Serializer[Any]):
     """One platoon chart in the JSON catalogue format's shape; the key is made from bloc and name if left out."""
 
@@ -61,6 +82,9 @@ class ChartInput(serializers.Serializer[Any]):
     faction = serializers.CharField(max_length=limits.CHART_NAME_MAX_LENGTH, required=False)
     advantage = serializers.CharField(max_length=limits.CHART_ADVANTAGE_MAX_LENGTH, required=False)
     slots = BoundedListField(child=SlotInput(), max_length=limits.MAX_CHART_SLOTS)
+    campaign = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text=CAMPAIGN_HELP
+    )
 
 
 class SlotOutput(serializers.Serializer[Any]):
@@ -86,7 +110,11 @@ class ChartOutput(serializers.ModelSerializer[PlatoonChart]):
             "entered",
             "entered_at",
             "retired_at",
+            "campaign",
         ]
+        extra_kwargs = {
+            "campaign": {"help_text": "The campaign the chart is for alone; null: the whole catalogue."}
+        }
 
 
 class ChartsDocumentInput(serializers.Serializer[Any]):
@@ -113,6 +141,23 @@ def _may_enter(request: Request, catalogue: Catalogue) -> None:
         )
 
 
+def _place(request: Request, catalogue: Catalogue, campaign_id: int | None) -> int | None:
+    """Where the caller's chart goes: the campaign named, else the whole catalogue for staff, else the one
+    campaign the caller organises on the catalogue."""
+    if campaign_id is None and not request.user.is_staff:
+        organised = chart_campaigns(request.user, catalogue.pk)
+        if len(organised) > 1:
+            raise DomainError(
+                "campaign-needed",
+                "you organise several campaigns on this catalogue: say which one the chart is for",
+                "campaign",
+            )
+        campaign_id = next(iter(organised))
+    if not can_enter_chart_into(request.user, catalogue, campaign_id):
+        raise PermissionDenied("a campaign's organisers enter its charts; staff enter the whole catalogue's")
+    return campaign_id
+
+
 def _document(item: dict[str, Any]) -> dict[str, Any]:
     """A validated chart as the JSON catalogue format writes it: no field at its default."""
     slots = [
@@ -127,8 +172,13 @@ class PlatoonChartsApi(APIView):
 
     @extend_schema(responses=ChartOutput(many=True), operation_id="platoon_charts_list")
     def get(self, request: Request, catalogue_id: int) -> Response:
-        rows = PlatoonChart.objects.filter(catalogue=_catalogue(catalogue_id)).order_by("bloc", "name")
-        return Response(ChartOutput(rows, many=True).data)
+        """The whole catalogue's charts, and those of the campaigns the caller organises or plays in."""
+        catalogue = _catalogue(catalogue_id)
+        user_id = request.user.pk if request.user.is_authenticated else None
+        rows = platoon_charts_for_page(
+            catalogue=catalogue, campaign_ids=member_campaigns(user_id, catalogue.pk)
+        )
+        return Response(ChartOutput(rows.order_by("bloc", "name"), many=True).data)
 
     @extend_schema(request=ChartInput, responses={201: ChartOutput}, operation_id="platoon_chart_enter")
     def post(self, request: Request, catalogue_id: int) -> Response:
@@ -136,8 +186,10 @@ class PlatoonChartsApi(APIView):
         _may_enter(request, catalogue)
         data = ChartInput(data=request.data)
         data.is_valid(raise_exception=True)
+        item = dict(data.validated_data)
+        campaign_id = _place(request, catalogue, item.pop("campaign", None))
         row = charts.platoon_chart_enter(
-            catalogue=catalogue, actor=request.user, chart=_document(dict(data.validated_data))
+            catalogue=catalogue, actor=request.user, chart=_document(item), campaign_id=campaign_id
         )
         return Response(ChartOutput(row).data, status=status.HTTP_201_CREATED)
 
@@ -145,10 +197,13 @@ class PlatoonChartsApi(APIView):
 class PlatoonChartRetireApi(APIView):
     @extend_schema(request=None, responses={200: ChartOutput}, operation_id="platoon_chart_retire")
     def post(self, request: Request, catalogue_id: int, key: str) -> Response:
-        """Retire a chart (staff only): no longer offered for new claims; registered snapshots keep it."""
+        """Retire a chart (staff, or its campaign's organisers): no longer offered for new claims; registered
+        snapshots keep it."""
         chart = get_object_or_404(PlatoonChart, catalogue=_catalogue(catalogue_id), key=key)
-        if not can_retire_platoon_chart(request.user):
-            raise PermissionDenied("only staff retire platoon charts")
+        if not can_retire_platoon_chart(request.user, chart):
+            raise PermissionDenied(
+                "staff retire charts, and a campaign's organisers the charts of their campaign"
+            )
         return Response(ChartOutput(charts.platoon_chart_retire(chart=chart, actor=request.user)).data)
 
 
@@ -157,8 +212,13 @@ class PlatoonChartsExportApi(APIView):
 
     @extend_schema(responses={200: ChartsDocumentInput}, operation_id="platoon_charts_export")
     def get(self, request: Request, catalogue_id: int) -> Response:
-        """The catalogue's entered charts as a JSON catalogue document (docs/catalogue-format.md)."""
-        document = charts.platoon_charts_export(catalogue=_catalogue(catalogue_id))
+        """The entered charts of the whole catalogue and of the caller's campaigns, as a JSON catalogue
+        document (docs/catalogue-format.md)."""
+        catalogue = _catalogue(catalogue_id)
+        user_id = request.user.pk if request.user.is_authenticated else None
+        document = charts.platoon_charts_export(
+            catalogue=catalogue, campaign_ids=member_campaigns(user_id, catalogue.pk)
+        )
         return Response(document)
 
 
@@ -177,12 +237,18 @@ class PlatoonChartsImportApi(APIView):
             "created": serializers.ListField(child=serializers.CharField()),
             "unchanged": serializers.ListField(child=serializers.CharField())})},
         operation_id="platoon_charts_import",
+        parameters=[OpenApiParameter("campaign", int, required=False, description=CAMPAIGN_HELP)],
     )  # fmt: skip
     def post(self, request: Request, catalogue_id: int) -> Response:
         catalogue = _catalogue(catalogue_id)
         _may_enter(request, catalogue)
+        where = CampaignQuery(data=request.query_params)
+        where.is_valid(raise_exception=True)
+        campaign_id = _place(request, catalogue, where.validated_data.get("campaign"))
         ChartsDocumentInput(data=request.data).is_valid(raise_exception=True)
-        done = charts.platoon_charts_import(catalogue=catalogue, actor=request.user, document=request.data)
+        done = charts.platoon_charts_import(
+            catalogue=catalogue, actor=request.user, document=request.data, campaign_id=campaign_id
+        )
         return Response(
             {"created": list(done.created), "unchanged": list(done.unchanged)},
             status=status.HTTP_201_CREATED if done.created else status.HTTP_200_OK,

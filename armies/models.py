@@ -154,6 +154,13 @@ class PlatoonChart(models.Model):
     retired_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The campaign a chart entered by one of its organisers belongs to: only its lists may claim it, and it
+    # counts against that campaign's own bound (limits.MAX_CAMPAIGN_CHARTS). None: the whole catalogue's
+    # (the catalogue's data, or entered by staff), counted against limits.MAX_LIVE_CHARTS. Named by its
+    # label, so this app imports nothing of the campaign app's (tests/core/test_architecture.py).
+    campaign = models.ForeignKey(
+        "campaign.Campaign", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["bloc", "name"]

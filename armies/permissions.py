@@ -6,20 +6,43 @@ access to what this app owns. Each takes the acting user (possibly anonymous).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 
-from armies.models import ArmyList, Catalogue
+from armies.models import ArmyList, Catalogue, PlatoonChart
 from core.permissions import Actor
 
-# Who besides staff may enter platoon charts for a catalogue: the campaign app registers
-# "organises a campaign played on it" when it loads (armies imports nothing of it).
-ChartEditorCheck = Callable[[Actor, int], bool]
-_CHART_EDITOR_CHECKS: list[ChartEditorCheck] = []
+# The campaign app tells, when it loads, which campaigns on a catalogue an account organises ({id: name}:
+# their organisers enter platoon charts for them) and which it takes part in (ids: their lists may claim
+# those charts); armies imports nothing of it.
+ChartCampaigns = Callable[[Actor, int], Mapping[int, str]]
+MemberCampaigns = Callable[[int, int], Iterable[int]]
+_CHART_CAMPAIGNS: list[ChartCampaigns] = []
+_MEMBER_CAMPAIGNS: list[MemberCampaigns] = []
 
 
-def register_chart_editor_check(check: ChartEditorCheck) -> None:
-    if check not in _CHART_EDITOR_CHECKS:
-        _CHART_EDITOR_CHECKS.append(check)
+def register_chart_campaigns(organised: ChartCampaigns, joined: MemberCampaigns) -> None:
+    if organised not in _CHART_CAMPAIGNS:
+        _CHART_CAMPAIGNS.append(organised)
+    if joined not in _MEMBER_CAMPAIGNS:
+        _MEMBER_CAMPAIGNS.append(joined)
+
+
+def chart_campaigns(user: Actor, catalogue_id: int) -> dict[int, str]:
+    """The campaigns on the catalogue whose organisers ``user`` is among, {id: name}: they enter charts
+    for those campaigns alone."""
+    if not user.is_authenticated:
+        return {}
+    found: dict[int, str] = {}
+    for organised in _CHART_CAMPAIGNS:
+        found.update(organised(user, catalogue_id))
+    return found
+
+
+def member_campaigns(user_id: int | None, catalogue_id: int) -> tuple[int, ...]:
+    """The campaigns on the catalogue an account organises or plays in: its lists see their charts."""
+    if user_id is None:
+        return ()
+    return tuple(sorted({pk for joined in _MEMBER_CAMPAIGNS for pk in joined(user_id, catalogue_id)}))
 
 
 def can_view_army_list(user: Actor, army_list: ArmyList) -> bool:
@@ -37,15 +60,30 @@ def can_import_catalogue(user: Actor) -> bool:
 
 
 def can_enter_platoon_chart(user: Actor, catalogue: Catalogue) -> bool:
-    """Staff, and the organisers of a campaign played on the catalogue, enter platoon charts for it.
+    """Staff, and the organisers of a campaign played on the catalogue, enter platoon charts for it (where
+    to: ``can_enter_chart_into``).
 
-    Anyone may see the charts: they are part of the catalogue, as its units are.
+    Anyone may see the charts of the whole catalogue: they are part of it, as its units are.
     """
     if not user.is_authenticated:
         return False
-    return bool(user.is_staff) or any(check(user, catalogue.pk) for check in _CHART_EDITOR_CHECKS)
+    return bool(user.is_staff) or bool(chart_campaigns(user, catalogue.pk))
 
 
-def can_retire_platoon_chart(user: Actor) -> bool:
-    """Only staff retire a chart: it is shared by every campaign on its catalogue, organisers' or not."""
-    return bool(user.is_authenticated and user.is_staff)
+def can_enter_chart_into(user: Actor, catalogue: Catalogue, campaign_id: int | None) -> bool:
+    """Into the whole catalogue (``campaign_id`` None), only staff: its room is shared by every club on it.
+    Into a campaign, its organisers (staff among them or not): the chart is that campaign's alone."""
+    if not user.is_authenticated:
+        return False
+    if campaign_id is None:
+        return bool(user.is_staff)
+    return campaign_id in chart_campaigns(user, catalogue.pk)
+
+
+def can_retire_platoon_chart(user: Actor, chart: PlatoonChart) -> bool:
+    """Staff retire any chart; a campaign's organisers retire the charts entered for their campaign."""
+    if not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    return chart.campaign_id is not None and chart.campaign_id in chart_campaigns(user, chart.catalogue_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet
@@ -12,13 +12,16 @@ from django.db.models import Count, F, Q, QuerySet
 from accounts.models import User
 from armies import validation as v
 from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, PlatoonChart, Unit
-from armies.permissions import can_change_army_list, can_view_army_list
+from armies.permissions import can_change_army_list, can_view_army_list, member_campaigns
 from armies.rosters.resolve import RosterIndex
 from armies.rosters.write import RosterIds, roster_to_rosz
 from core.errors import DomainError
 
-_CACHE: OrderedDict[tuple[int, str, int], v.Catalogue] = OrderedDict()
-_CACHE_SIZE = 8
+# The validator's view of a catalogue, and each campaign's own charts (retired or not) to add to it; and
+# those views with some campaigns' charts added, under the catalogue's key and the campaigns' ids.
+_Built = tuple[v.Catalogue, dict[int, list[tuple[bool, v.PlatoonChart]]]]
+_CACHE: OrderedDict[tuple[Any, ...], _Built] = OrderedDict()
+_CACHE_SIZE = 32
 
 
 def catalogues_for_listing(*, with_blocs: bool = True) -> QuerySet[Catalogue]:
@@ -151,23 +154,76 @@ def _chart(chart: PlatoonChart) -> v.PlatoonChart | None:
     )
 
 
-def catalogue_for_validation(*, catalogue: Catalogue) -> v.Catalogue:
+def catalogue_for_validation(*, catalogue: Catalogue, campaign_ids: Iterable[int] = ()) -> v.Catalogue:
     """The validator's plain view of a catalogue, built once per catalogue version (4 queries).
+
+    Its platoon charts are the whole catalogue's and those entered for ``campaign_ids`` (a list registered
+    in a campaign sees that campaign's; a list's own pages, those of the campaigns its owner takes part in:
+    ``catalogue_for_list``); another campaign's own charts are not there.
 
     Retired charts are left out of ``platoon_charts`` (a claim of one is refused); a registered snapshot
     is checked against ``.with_retired_charts``. Entering or retiring a chart bumps ``charts_revision``,
     which is part of the key, so the copy is read afresh.
     """
-    cache_key = (catalogue.pk, catalogue.updated_at.isoformat(), catalogue.charts_revision)
-    cached = _CACHE.get(cache_key)
-    if cached is not None:
-        _CACHE.move_to_end(cache_key)
-        return cached
+    key = (catalogue.pk, catalogue.updated_at.isoformat(), catalogue.charts_revision)
+    base = _CACHE.get(key)
+    if base is None:
+        base = _build_catalogue(catalogue)
+        _keep(key, base)
+    _CACHE.move_to_end(key)
+    plain, scoped = base
+    campaigns = tuple(sorted(set(campaign_ids) & set(scoped)))
+    if not campaigns:
+        return plain
+    with_theirs = _CACHE.get((*key, campaigns))
+    if with_theirs is None:
+        extra = [chart for pk in campaigns for chart in scoped[pk]]
+        with_theirs = (
+            replace(
+                plain,
+                platoon_charts=plain.platoon_charts + tuple(c for retired, c in extra if not retired),
+                retired_charts=plain.retired_charts + tuple(c for retired, c in extra if retired),
+            ),
+            {},
+        )
+        _keep((*key, campaigns), with_theirs)
+    return with_theirs[0]
+
+
+def campaigns_with_charts(*, catalogue: Catalogue) -> tuple[int, ...]:
+    """The campaigns that have platoon charts of their own on the catalogue (from the validator's copy)."""
+    catalogue_for_validation(catalogue=catalogue)
+    return tuple(_CACHE[(catalogue.pk, catalogue.updated_at.isoformat(), catalogue.charts_revision)][1])
+
+
+def catalogue_for_list(*, army_list: ArmyList) -> v.Catalogue:
+    """The validator's catalogue for a list's own pages: the whole catalogue's charts and those of the
+    campaigns its owner organises or plays in (asked only when the catalogue has campaigns' charts)."""
+    catalogue = army_list.catalogue
+    scoped = campaigns_with_charts(catalogue=catalogue)
+    theirs = member_campaigns(army_list.owner_id, catalogue.pk) if scoped else ()
+    return catalogue_for_validation(catalogue=catalogue, campaign_ids=theirs)
+
+
+def _keep(key: tuple[Any, ...], built: _Built) -> None:
+    _CACHE[key] = built
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+
+
+def _build_catalogue(catalogue: Catalogue) -> _Built:
+    """The whole catalogue's view, and each campaign's own charts (retired or not) to add to it."""
     factions = list(Faction.objects.filter(catalogue=catalogue))
     faction_keys = {f.pk: f.key for f in factions}
     rows = list(PlatoonChart.objects.filter(catalogue=catalogue))
-    charts = [_chart(c) for c in rows if c.retired_at is None]
-    retired = [_chart(c) for c in rows if c.retired_at is not None]
+    wide = [c for c in rows if c.campaign_id is None]
+    charts = [_chart(c) for c in wide if c.retired_at is None]
+    retired = [_chart(c) for c in wide if c.retired_at is not None]
+    scoped: dict[int, list[tuple[bool, v.PlatoonChart]]] = {}
+    for row in rows:
+        chart = _chart(row) if row.campaign_id is not None else None
+        if chart is not None and row.campaign_id is not None:
+            scoped.setdefault(row.campaign_id, []).append((row.retired_at is not None, chart))
     plain = v.Catalogue(
         name=catalogue.name,
         version=catalogue.version,
@@ -181,10 +237,7 @@ def catalogue_for_validation(*, catalogue: Catalogue) -> v.Catalogue:
             for row in CapturedVehicle.objects.filter(catalogue=catalogue)
         ),
     )
-    _CACHE[cache_key] = plain
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return plain
+    return plain, scoped
 
 
 def army_list_for_actor(*, user: Any, pk: int, change: bool) -> ArmyList | None:
@@ -220,19 +273,19 @@ def army_list_plain(*, army_list: ArmyList) -> v.ArmyList:
 
 
 def army_list_verdict(*, army_list: ArmyList) -> v.Verdict:
-    catalogue = catalogue_for_validation(catalogue=army_list.catalogue)
+    catalogue = catalogue_for_list(army_list=army_list)
     return v.validate(army_list_plain(army_list=army_list), catalogue)
 
 
 def army_list_text(*, army_list: ArmyList) -> str:
-    catalogue = catalogue_for_validation(catalogue=army_list.catalogue)
+    catalogue = catalogue_for_list(army_list=army_list)
     plain = army_list_plain(army_list=army_list)
     return v.army_list_to_text(plain, catalogue, v.validate(plain, catalogue))
 
 
 def army_list_rosz(*, army_list: ArmyList, filename: str) -> bytes:
     """The list as a ``.rosz`` roster holding ``filename`` (armies/rosters/write.py says what it keeps)."""
-    catalogue = catalogue_for_validation(catalogue=army_list.catalogue)
+    catalogue = catalogue_for_list(army_list=army_list)
     keys = [entry["unit"] for entry in army_list.content["entries"]]
     ids = roster_ids(catalogue=army_list.catalogue, keys=keys)
     return roster_to_rosz(army_list.content, catalogue, ids, filename=filename)
@@ -280,13 +333,18 @@ def army_list_document_verdict(
     )
 
 
-def platoon_charts_for_page(*, catalogue: Catalogue) -> QuerySet[PlatoonChart]:
-    """A catalogue's platoon charts, with who entered each (one query)."""
+def platoon_charts_for_page(
+    *, catalogue: Catalogue, campaign_ids: Iterable[int] = ()
+) -> QuerySet[PlatoonChart]:
+    """A catalogue's platoon charts (the whole catalogue's and those of ``campaign_ids``), with who entered
+    each and the campaign it belongs to (one query)."""
     return (
-        PlatoonChart.objects.filter(catalogue=catalogue)
-        .select_related("entered_by")
+        PlatoonChart.objects.filter(Q(campaign__isnull=True) | Q(campaign_id__in=tuple(campaign_ids)),
+                                    catalogue=catalogue)
+        .select_related("entered_by", "campaign")
         .only("key", "name", "bloc", "faction", "slots", "advantage", "entered", "entered_at", "retired_at",
-              "entered_by__display_name", "entered_by__username")
+              "catalogue_id", "campaign_id", "campaign__name", "entered_by__display_name",
+              "entered_by__username")
         .order_by(F("retired_at").asc(nulls_first=True), "bloc", "name", "key")
     )  # fmt: skip
 

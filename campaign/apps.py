@@ -6,9 +6,9 @@ class CampaignConfig(AppConfig):
     verbose_name = "Campaigns"
 
     def ready(self) -> None:
-        from armies.permissions import register_chart_editor_check
-        from campaign.permissions import organises_a_campaign_on
+        from armies.permissions import register_chart_campaigns
+        from campaign.permissions import campaigns_joined_on, campaigns_organised_on
         from campaign.services.notices import register_kinds
 
         register_kinds()
-        register_chart_editor_check(organises_a_campaign_on)
+        register_chart_campaigns(campaigns_organised_on, campaigns_joined_on)

@@ -58,6 +58,9 @@ def battle_terms(*, battle: Battle, side: Side) -> v.Terms:
 def battle_list_check(*, battle: Battle, side: Side, registration: Registration) -> v.Verdict:
     """The verdict on a registered list fielded on ``side`` of ``battle`` (its frozen document, today's catalogue)."""
     plain = v.army_list_from_json(registration.document)
-    # The snapshot keeps the charts it was registered with, though staff retired one since.
-    catalogue = catalogue_for_validation(catalogue=registration.catalogue).with_retired_charts
+    # The snapshot keeps the charts it was registered with, though staff retired one since; its campaign's own
+    # charts are among them.
+    catalogue = catalogue_for_validation(
+        catalogue=registration.catalogue, campaign_ids=(registration.campaign_id,)
+    ).with_retired_charts
     return v.validate(plain, catalogue, battle_terms(battle=battle, side=side))

@@ -173,15 +173,23 @@ def can_view_with_invite(user: Actor, campaign: Campaign, token: str) -> bool:
     return can_view_campaign(user, campaign) or (bool(token) and token == campaign.invite_token)
 
 
-def organises_a_campaign_on(user: Actor, catalogue_id: int) -> bool:
-    """An organiser (creator or co-organiser) of a campaign played on this catalogue: they may enter its
-    platoon charts (``armies.permissions.can_enter_platoon_chart``)."""
+def campaigns_organised_on(user: Actor, catalogue_id: int) -> dict[int, str]:
+    """The campaigns on this catalogue ``user`` organises (creator or co-organiser), {id: name}: they enter
+    platoon charts for those campaigns alone (``armies.permissions.can_enter_chart_into``)."""
     if not user.is_authenticated:
-        return False
-    on_it = Campaign.objects.filter(catalogue_id=catalogue_id)
-    return (
-        on_it.filter(organiser_id=user.pk).exists() or on_it.filter(co_organisers__user_id=user.pk).exists()
-    )
+        return {}
+    mine = Q(organiser_id=user.pk) | Q(co_organisers__user_id=user.pk)
+    rows = Campaign.objects.filter(mine, catalogue_id=catalogue_id).order_by("name", "pk")
+    return dict(rows.values_list("pk", "name").distinct())
+
+
+def campaigns_joined_on(user_id: int, catalogue_id: int) -> list[int]:
+    """The campaigns on this catalogue an account organises or is admitted to: its lists may claim the
+    platoon charts entered for them."""
+    member = Q(organiser_id=user_id) | Q(co_organisers__user_id=user_id)
+    member |= Q(enrolments__player_id=user_id, enrolments__status=EnrolmentStatus.ADMITTED)
+    rows = Campaign.objects.filter(member, catalogue_id=catalogue_id)
+    return list(rows.values_list("pk", flat=True).distinct())
 
 
 def can_manage_campaign(user: Actor, campaign: Campaign) -> bool:

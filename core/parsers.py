@@ -6,6 +6,7 @@ views module loads, so this module must not import DRF's views.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Mapping
@@ -154,3 +155,18 @@ class BoundedMultiPartParser(MultiPartParser):
         except MultiPartParserError as exc:
             raise ParseError(f"Multipart form parse error - {str(exc)[:120]}") from exc
         return DataAndFiles(data, files)
+
+
+def form_json(text: str, *, max_bytes: int) -> Any:
+    """The JSON a page's form field carries, read by the API's own parser (``BoundedJSONParser``: no crash
+    on deep nesting, no bare constants, no text a column cannot hold) within ``max_bytes``.
+
+    A page has no 400 of DRF's to give: whatever the parser refuses is a ``ValueError`` here, for the page
+    to say in its own sentence."""
+    body = text.encode("utf-8", "surrogatepass")
+    if len(body) > max_bytes:
+        raise ValueError(f"at most {max_bytes} bytes of JSON")
+    try:
+        return BoundedJSONParser().parse(io.BytesIO(body), "application/json", {"encoding": "utf-8"})
+    except APIException as exc:
+        raise ValueError(str(exc.detail)) from exc

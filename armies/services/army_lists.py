@@ -12,10 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from accounts.models import User
 from armies import validation as v
 from armies.models import ArmyList, Catalogue, Unit
+from armies.permissions import member_campaigns
 from armies.validation.names import NAME_CONTROL_CODE, name_problem
 from core.errors import DomainError
 
@@ -207,7 +209,11 @@ def army_list_update_entry(*, army_list: ArmyList, entry_id: str, **changes: Any
 
 
 def army_list_add_platoon(*, army_list: ArmyList, chart_key: str) -> ArmyList:
-    if not army_list.catalogue.platoon_charts.filter(key=chart_key).exists():
+    # The whole catalogue's charts, and those of the campaigns the owner takes part in (never another's).
+    theirs = Q(campaign__isnull=True) | Q(
+        campaign_id__in=member_campaigns(army_list.owner_id, army_list.catalogue_id)
+    )
+    if not army_list.catalogue.platoon_charts.filter(theirs, key=chart_key).exists():
         raise ArmyListError(
             "list-platoon-chart-unknown", f"{chart_key!r} is not a platoon chart", field="chart"
         )

@@ -9,8 +9,13 @@ against the chart it was registered with ("Platoon charts entered on the site").
 Staff may retire a chart: the builder and the validator then stop offering it for
 new claims, while the registered snapshots that claim it keep it.
 
-Entering and importing are counted per account (``settings.PLATOON_CHART_RATE``), and a
-catalogue holds at most ``limits.MAX_LIVE_CHARTS`` charts in use.
+A chart belongs to the whole catalogue (``campaign_id`` None: entered by staff, or the catalogue's
+own data) or to the one campaign whose organiser entered it: only that campaign's lists may claim it
+(``armies.selectors.catalogue_for_validation``). Entering and importing are counted per account
+(``settings.PLATOON_CHART_RATE``); the whole catalogue holds at most ``limits.MAX_LIVE_CHARTS`` charts
+in use, and each campaign at most ``limits.MAX_CAMPAIGN_CHARTS`` of its own, so no account fills the
+room that other clubs on the catalogue depend on. Who may enter where is
+``armies.permissions.can_enter_chart_into``.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -61,8 +66,11 @@ class ChartsImported:
     unchanged: tuple[str, ...]
 
 
-def platoon_chart_enter(*, catalogue: Catalogue, actor: Any, chart: Mapping[str, Any]) -> PlatoonChart:
-    """Add ``chart`` (one chart of the JSON catalogue format; its key may be left out) to ``catalogue``."""
+def platoon_chart_enter(
+    *, catalogue: Catalogue, actor: Any, chart: Mapping[str, Any], campaign_id: int | None = None
+) -> PlatoonChart:
+    """Add ``chart`` (one chart of the JSON catalogue format; its key may be left out) to ``catalogue``,
+    for the whole catalogue (``campaign_id`` None) or for that campaign alone."""
     _count_hit(actor)
     item = dict(chart)
     if not item.get("key") and isinstance(item.get("name"), str) and isinstance(item.get("bloc"), str):
@@ -74,14 +82,17 @@ def platoon_chart_enter(*, catalogue: Catalogue, actor: Any, chart: Mapping[str,
             raise ConflictError(
                 "chart-key-taken", f"the catalogue already has a platoon chart called {parsed.key!r}", "key"
             )
-        _check_room(catalogue, 1)
-        row = _store(catalogue, actor, parsed)
+        _check_room(catalogue, 1, campaign_id)
+        row = _store(catalogue, actor, parsed, campaign_id)
         _bump(catalogue)
     return row
 
 
-def platoon_charts_import(*, catalogue: Catalogue, actor: Any, document: Any) -> ChartsImported:
-    """Enter the platoon charts of a JSON catalogue document (its other parts are not read).
+def platoon_charts_import(
+    *, catalogue: Catalogue, actor: Any, document: Any, campaign_id: int | None = None
+) -> ChartsImported:
+    """Enter the platoon charts of a JSON catalogue document (its other parts are not read), for the whole
+    catalogue (``campaign_id`` None) or for that campaign alone.
 
     A chart the catalogue already has, entered exactly so, is left as it is (an import is
     idempotent); one whose key the catalogue holds otherwise refuses the whole import, and so
@@ -119,13 +130,17 @@ def platoon_charts_import(*, catalogue: Catalogue, actor: Any, document: Any) ->
     with transaction.atomic():
         Catalogue.objects.select_for_update().filter(pk=catalogue.pk).first()
         existing = {row.key: row for row in PlatoonChart.objects.filter(catalogue=catalogue)}
-        _check_room(catalogue, sum(1 for parsed in charts if parsed.key not in existing))
+        _check_room(catalogue, sum(1 for parsed in charts if parsed.key not in existing), campaign_id)
         for index, parsed in enumerate(charts):
             row = existing.get(parsed.key)
             if row is None:
-                _store(catalogue, actor, parsed)
+                _store(catalogue, actor, parsed, campaign_id)
                 created.append(parsed.name)
-            elif row.entered and _chart_json(_parsed(row)) == _chart_json(parsed):
+            elif (
+                row.entered
+                and row.campaign_id == campaign_id
+                and _chart_json(_parsed(row)) == _chart_json(parsed)
+            ):
                 unchanged.append(parsed.name)
             else:
                 raise ConflictError(
@@ -155,12 +170,14 @@ def platoon_chart_retire(*, chart: PlatoonChart, actor: Any) -> PlatoonChart:
     return row
 
 
-def platoon_charts_export(*, catalogue: Catalogue) -> dict[str, Any]:
-    """The catalogue's entered charts in use as a JSON catalogue document (no units: they are the
-    catalogue's). Retired charts are left out: imported elsewhere they would be offered again."""
-    rows = PlatoonChart.objects.filter(catalogue=catalogue, entered=True, retired_at__isnull=True).order_by(
-        "bloc", "name", "key"
-    )
+def platoon_charts_export(*, catalogue: Catalogue, campaign_ids: Iterable[int] = ()) -> dict[str, Any]:
+    """The entered charts in use of the whole catalogue and of ``campaign_ids`` (the caller's campaigns: no
+    other campaign's own) as a JSON catalogue document (no units: they are the catalogue's). Retired charts
+    are left out: imported elsewhere they would be offered again."""
+    scope = Q(campaign__isnull=True) | Q(campaign_id__in=tuple(campaign_ids))
+    rows = PlatoonChart.objects.filter(
+        scope, catalogue=catalogue, entered=True, retired_at__isnull=True
+    ).order_by("bloc", "name", "key")
     return write_json_catalogue(
         ParsedCatalogue(
             name=f"{catalogue.name} {catalogue.version}"[: limits.CHART_NAME_MAX_LENGTH],
@@ -188,9 +205,17 @@ def _count_hit(actor: Any) -> None:
         )
 
 
-def _check_room(catalogue: Catalogue, adding: int) -> None:
-    """Refuse charts past ``limits.MAX_LIVE_CHARTS`` in use in one catalogue (retired ones do not count)."""
-    live = PlatoonChart.objects.filter(catalogue=catalogue, retired_at__isnull=True).count()
+def _check_room(catalogue: Catalogue, adding: int, campaign_id: int | None) -> None:
+    """Refuse charts past ``limits.MAX_LIVE_CHARTS`` in use for the whole catalogue, or past
+    ``limits.MAX_CAMPAIGN_CHARTS`` for one campaign (retired ones do not count)."""
+    scope = Q(campaign__isnull=True) if campaign_id is None else Q(campaign_id=campaign_id)
+    live = PlatoonChart.objects.filter(scope, catalogue=catalogue, retired_at__isnull=True).count()
+    if campaign_id is not None and adding and live + adding > limits.MAX_CAMPAIGN_CHARTS:
+        raise ConflictError(
+            "too-many-campaign-charts",
+            f"this campaign has {live:,} platoon charts of its own in use and may have at most "
+            f"{limits.MAX_CAMPAIGN_CHARTS:,}: retire the charts it no longer plays to make room",
+        )
     if adding and live + adding > limits.MAX_LIVE_CHARTS:
         raise ConflictError(
             "too-many-live-charts",
@@ -367,7 +392,9 @@ class _CatalogueFacts:
 # -- storing -------------------------------------------------------------------------------------
 
 
-def _store(catalogue: Catalogue, actor: Any, chart: ParsedPlatoonChart) -> PlatoonChart:
+def _store(
+    catalogue: Catalogue, actor: Any, chart: ParsedPlatoonChart, campaign_id: int | None
+) -> PlatoonChart:
     keys_by_category: dict[str, list[str]] = {}
     for key, category in Unit.objects.filter(catalogue=catalogue).values_list("key", "category"):
         keys_by_category.setdefault(category, []).append(key)
@@ -376,7 +403,7 @@ def _store(catalogue: Catalogue, actor: Any, chart: ParsedPlatoonChart) -> Plato
         slot["listed"] = listed  # the units named, apart from those of its categories: for the export
     return PlatoonChart.objects.create(
         catalogue=catalogue, key=chart.key, name=chart.name, bloc=chart.bloc, faction=chart.faction or "",
-        slots=slots, advantage=chart.advantage or "", entered=True,
+        slots=slots, advantage=chart.advantage or "", entered=True, campaign_id=campaign_id,
         entered_by=actor if getattr(actor, "is_authenticated", False) else None, entered_at=timezone.now(),
     )  # fmt: skip
 

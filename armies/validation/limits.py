@@ -97,6 +97,9 @@ SLOT_NAME_FORBIDDEN = (",", "\n", "\r")
 UNIT_NAME_MAX_LENGTH = 160
 # A file of charts is a few kilobytes; the API reads JSON bodies up to 512 kB, and so does the page.
 MAX_CHARTS_FILE_BYTES = 512 * 1024
-# Charts in use (not retired) in one catalogue: a real game has a few dozen; entering more is refused
-# until staff retire some.
+# Charts in use (not retired) of a whole catalogue (staff's and the data's, not a campaign's own): a real
+# game has a few dozen; entering more is refused until staff retire some.
 MAX_LIVE_CHARTS = 300
+# Charts in use that one campaign's organisers entered for it (PlatoonChart.campaign): the whole
+# catalogue's bound above is staff's alone, so no account can use up room other clubs depend on.
+MAX_CAMPAIGN_CHARTS = 30

@@ -61,7 +61,7 @@ def _catalogue_panel(army_list: ArmyList, filters: dict[str, str]) -> dict[str, 
         bloc=filters["bloc"],
         unit_type=filters["type"],
     )
-    plain = selectors.catalogue_for_validation(catalogue=army_list.catalogue)
+    plain = selectors.catalogue_for_list(army_list=army_list)
     blocs = sorted({*plain.blocs, *(unit.bloc for unit in plain.units)})
     return {
         "picks": unit_picks(units, plain, bloc=army_list.bloc),
@@ -72,7 +72,7 @@ def _catalogue_panel(army_list: ArmyList, filters: dict[str, str]) -> dict[str, 
 
 
 def _panels(army_list: ArmyList, *, settings_form: ArmyListSettingsForm | None = None) -> dict[str, Any]:
-    plain_catalogue = selectors.catalogue_for_validation(catalogue=army_list.catalogue)
+    plain_catalogue = selectors.catalogue_for_list(army_list=army_list)
     plain = selectors.army_list_plain(army_list=army_list)
     verdict = selectors.army_list_verdict(army_list=army_list)
     return {
@@ -114,7 +114,7 @@ def _form_error(form: forms.Form) -> ArmyListError:
 def _unit_name(army_list: ArmyList, *, unit_key: str = "", entry_id: str = "") -> str:
     if entry_id:
         unit_key = next((e["unit"] for e in army_list.content["entries"] if e["id"] == entry_id), "")
-    profile = selectors.catalogue_for_validation(catalogue=army_list.catalogue).unit_by_key.get(unit_key)
+    profile = selectors.catalogue_for_list(army_list=army_list).unit_by_key.get(unit_key)
     name = profile.name if profile else unit_key or "the entry"
     return f"{name} [{entry_id}]" if entry_id else name
 
@@ -230,7 +230,7 @@ def remove_fortification(request: HtmxHttpRequest, pk: int, fortification_id: st
 def update_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Settings keep what was typed on an error, so they answer with the form instead of a redirect."""
     army_list = army_list_or_404(request, pk, change=True)
-    plain_catalogue = selectors.catalogue_for_validation(catalogue=army_list.catalogue)
+    plain_catalogue = selectors.catalogue_for_list(army_list=army_list)
     form = ArmyListSettingsForm(request.POST, army_list=army_list, plain=plain_catalogue)
     error: ArmyListError | None = None
     if form.is_valid():

@@ -16,7 +16,12 @@ from armies import selectors
 from armies import validation as v
 from armies.chart_forms import ChartsFileForm, PlatoonChartForm, slot_rows
 from armies.models import Catalogue, PlatoonChart
-from armies.permissions import can_enter_platoon_chart, can_retire_platoon_chart
+from armies.permissions import (
+    can_enter_platoon_chart,
+    can_retire_platoon_chart,
+    chart_campaigns,
+    member_campaigns,
+)
 from armies.services import platoon_charts as charts
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
@@ -40,11 +45,15 @@ class ChartCard:
     chart: PlatoonChart
     slots: list[SlotLine]
     entered_by: str
+    campaign: str  # the campaign it is for alone, by name; empty: the whole catalogue's
+    may_retire: bool
 
 
-def _cards(catalogue: Catalogue, plain: v.Catalogue) -> list[ChartCard]:
+def _cards(request: HtmxHttpRequest, catalogue: Catalogue, plain: v.Catalogue) -> list[ChartCard]:
     cards = []
-    for chart in selectors.platoon_charts_for_page(catalogue=catalogue):
+    user_id = request.user.pk if request.user.is_authenticated else None
+    theirs = member_campaigns(user_id, catalogue.pk)
+    for chart in selectors.platoon_charts_for_page(catalogue=catalogue, campaign_ids=theirs):
         lines = []
         for slot in chart.slots:
             own = (
@@ -62,12 +71,38 @@ def _cards(catalogue: Catalogue, plain: v.Catalogue) -> list[ChartCard]:
                 )
             )
         who = chart.entered_by.display_name or chart.entered_by.username if chart.entered_by else ""
-        cards.append(ChartCard(chart, lines, who))
+        campaign = chart.campaign.name if chart.campaign is not None else ""
+        cards.append(ChartCard(chart, lines, who, campaign, can_retire_platoon_chart(request.user, chart)))
     return cards
 
 
+def _places(request: HtmxHttpRequest, catalogue: Catalogue) -> list[tuple[str, str]]:
+    """Where the viewer may enter a chart, as the form's choice (value, campaign's name): the whole catalogue
+    (staff: an empty value), the campaigns they organise on it."""
+    places = [("", "")] if request.user.is_staff else []
+    return places + [(str(pk), name) for pk, name in chart_campaigns(request.user, catalogue.pk).items()]
+
+
+class _PlaceRefusedError(Exception):
+    def __init__(self, sentence: str) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+
+
+def _place(request: HtmxHttpRequest, catalogue: Catalogue) -> int | None:
+    """The place the form chose (one of ``_places``; none sent: the API's default); anything else is refused
+    with a sentence."""
+    places = dict(_places(request, catalogue))
+    chosen = request.POST.get("campaign")
+    if chosen is None and (len(places) == 1 or request.user.is_staff) and places:
+        chosen = next(iter(places))  # as the API: staff, the whole catalogue; an organiser of one, theirs
+    if chosen not in places:
+        raise _PlaceRefusedError("choose whose chart this is from the list")
+    return int(chosen) if chosen else None
+
+
 def _page(request: HtmxHttpRequest, catalogue: Catalogue, form: PlatoonChartForm | None,
-          file_form: ChartsFileForm | None, status: int = 200) -> HttpResponse:  # fmt: skip
+          file_form: ChartsFileForm | None, status: int = 200, place_error: str = "") -> HttpResponse:  # fmt: skip
     plain = selectors.catalogue_for_validation(catalogue=catalogue)
     rows = None
     if form is not None:
@@ -77,9 +112,11 @@ def _page(request: HtmxHttpRequest, catalogue: Catalogue, form: PlatoonChartForm
             for prefix, title, _role in slot_rows()
         ]  # fmt: skip
     context = {
-        "catalogue": catalogue, "cards": _cards(catalogue, plain), "form": form, "slot_rows": rows,
+        "catalogue": catalogue, "cards": _cards(request, catalogue, plain), "form": form, "slot_rows": rows,
         "head_fields": [form[name] for name in ("name", "bloc", "faction", "advantage")] if form else [],
-        "file_form": file_form, "may_retire": can_retire_platoon_chart(request.user),
+        "file_form": file_form, "places": _places(request, catalogue) if form else [],
+        "place_chosen": request.POST.get("campaign", "") if request.method == "POST" else None,
+        "place_error": place_error,
     }  # fmt: skip
     return render(request, "armies/catalogues/charts.html", context, status=status)
 
@@ -98,10 +135,17 @@ def platoon_charts(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied("only staff and the organisers of a campaign on this catalogue enter charts")
     form = _form(catalogue, bound(request)[0]) if may_enter else None
     if request.method == "POST" and form is not None:
+        try:
+            campaign_id = _place(request, catalogue)
+        except _PlaceRefusedError as refused:
+            return _page(request, catalogue, form, ChartsFileForm(), status=400, place_error=refused.sentence)
         if form.is_valid():
             try:
                 row = charts.platoon_chart_enter(
-                    catalogue=catalogue, actor=acting_user(request), chart=form.chart()
+                    catalogue=catalogue,
+                    actor=acting_user(request),
+                    chart=form.chart(),
+                    campaign_id=campaign_id,
                 )
             except DomainError as exc:
                 form.add_error(form.field_for(exc.field), form_refusal(exc))
@@ -119,12 +163,19 @@ def platoon_charts_import(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     catalogue = get_object_or_404(Catalogue, pk=pk)
     if not can_enter_platoon_chart(request.user, catalogue):
         raise PermissionDenied("only staff and the organisers of a campaign on this catalogue import charts")
+    try:
+        campaign_id = _place(request, catalogue)
+    except _PlaceRefusedError as refused:
+        return _page(
+            request, catalogue, _form(catalogue), ChartsFileForm(), status=400, place_error=refused.sentence
+        )
     file_form = ChartsFileForm(*bound(request))
     if file_form.is_valid():
         try:
             done = charts.platoon_charts_import(
-                catalogue=catalogue, actor=acting_user(request), document=file_form.cleaned_data["file"]
-            )
+                catalogue=catalogue, actor=acting_user(request), document=file_form.cleaned_data["file"],
+                campaign_id=campaign_id,
+            )  # fmt: skip
         except DomainError as exc:
             file_form.add_error("file", form_refusal(exc))
         else:
@@ -138,8 +189,10 @@ def platoon_charts_import(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def platoon_chart_retire(request: HtmxHttpRequest, pk: int, chart_pk: int) -> HttpResponse:
     chart = get_object_or_404(PlatoonChart, catalogue_id=pk, pk=chart_pk)
-    if not can_retire_platoon_chart(request.user):
-        raise PermissionDenied("only staff retire platoon charts")
+    if not can_retire_platoon_chart(request.user, chart):
+        raise PermissionDenied(
+            "staff retire charts, and a campaign's organisers the charts of their campaign"
+        )
     charts.platoon_chart_retire(chart=chart, actor=acting_user(request))
     messages.success(
         request,
@@ -152,7 +205,10 @@ def platoon_chart_retire(request: HtmxHttpRequest, pk: int, chart_pk: int) -> Ht
 @require_safe
 def platoon_charts_export(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     catalogue = get_object_or_404(Catalogue, pk=pk)
-    document = charts.platoon_charts_export(catalogue=catalogue)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    document = charts.platoon_charts_export(
+        catalogue=catalogue, campaign_ids=member_campaigns(user_id, catalogue.pk)
+    )
     response = HttpResponse(
         json.dumps(document, indent=2, ensure_ascii=False) + "\n",
         content_type="application/json; charset=utf-8",

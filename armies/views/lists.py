@@ -167,7 +167,7 @@ def export_text(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def print_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     army_list = army_list_or_404(request, pk, change=False)
-    plain_catalogue = selectors.catalogue_for_validation(catalogue=army_list.catalogue)
+    plain_catalogue = selectors.catalogue_for_list(army_list=army_list)
     plain = selectors.army_list_plain(army_list=army_list)
     verdict = selectors.army_list_verdict(army_list=army_list)
     context = {"army_list": army_list, **builder_context(plain, plain_catalogue, verdict)}

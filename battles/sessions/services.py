@@ -11,8 +11,7 @@ hand first) leaves the session ended with the refusal in ``report_problem``; the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from random import SystemRandom
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -30,6 +29,7 @@ from battles.permissions import (
 from battles.services import ReportInput, SideInput, report_submit
 from battles.sessions import live
 from battles.sessions.codes import create_session
+from battles.sessions.dice import session_roll
 from battles.sessions.friendly import session_join_friendly
 from battles.sessions.limits import (
     JOIN_RATE,
@@ -49,16 +49,11 @@ from rules.engine.battle import (
     BattleSetup,
     BattleState,
     Phase,
-    Step,
     apply,
     report_from_state,
     step_from_dict,
     step_to_dict,
-    with_seed,
 )
-
-SEED_BOUND = 2**63  # random.SystemRandom().randrange(SEED_BOUND): rules.engine.requests.MAX_SEED + 1
-_random = SystemRandom()
 
 
 class StaleStepError(ConflictError):
@@ -193,29 +188,6 @@ def _may_act(session: BattleSession, actor: Any, side: str) -> None:
         raise DomainError("not-your-side", f"you do not play the {side} in this battle", "by")
 
 
-def _rolled(session: BattleSession, step: Step) -> tuple[Step, int | None]:
-    """The step with a seed drawn by the site where it rolls and no dice were entered.
-
-    Dice once rolled stay rolled: where a step of the same side at this point of the battle was rolled and
-    then taken back, the site rolls its seed again rather than a fresh one, so taking a roll back (alone
-    or agreed) fixes a mistaken target or condition but never buys new dice."""
-    names = {item.name for item in fields(step)}
-    if "seed" not in names or getattr(step, "seed", None) is not None:
-        return step, getattr(step, "seed", None)
-    if any(getattr(step, name, None) is not None for name in ("faces", "attacker_faces", "defender_faces")):
-        return step, None
-    seed = None
-    if session.version > session.step_count:  # something was taken back (or asked) once: look for its roll
-        earlier = SessionStep.objects.filter(
-            session=session, number=session.step_count + 1, side=step.by, undone_at__isnull=False,
-            seed__isnull=False,
-        )  # fmt: skip
-        seed = earlier.order_by("pk").values_list("seed", flat=True).first()
-    if seed is None:
-        seed = _random.randrange(SEED_BOUND)
-    return with_seed(step, seed), seed
-
-
 def _refuse_seed(step: Any) -> None:
     """A seed sent with a step would choose the site's dice: the site rolls, or the player enters faces."""
     if isinstance(step, dict) and step.get("seed") is not None:
@@ -246,9 +218,9 @@ def session_step(*, session_id: int, actor: Any, expected: int, step: Any, seede
         raise ConflictError("session-full", f"a battle session holds at most {MAX_STEPS} steps", "step")
     parsed = step_from_dict(step)
     _may_act(session, actor, parsed.by)
-    parsed, seed = _rolled(
+    parsed, seed = session_roll(
         session, parsed
-    )  # drawn before applying, stored with the step: the replay rolls the same
+    )  # before applying, stored with the step: the replay rolls the same
     setup, state = live_state(session)
     state = apply(setup, state, parsed)
     session.version += 1

@@ -10,7 +10,6 @@ with a sentence; nothing was played. Who may see and do what is ``battles.permis
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -62,10 +61,11 @@ from battles.sessions.services import (
 from battles.views.common import battle_in_campaign
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
+from core.parsers import form_json
 from rules.engine.battle.steps import MAX_HITS, MAX_RIDERS
 
 POLL_SECONDS = 2
-STEP_MAX_CHARS = 4000  # a legal step's JSON as the page sends it back (a few hundred characters)
+STEP_MAX_BYTES = 4000  # a legal step's JSON as the page sends it back (a few hundred characters)
 FACES_MAX_CHARS = 400
 FACE_LETTERS = {
     "b": "BLOC",
@@ -233,10 +233,9 @@ def _split(post: Any, rows: list[Any]) -> list[list[int]]:
 def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
     """The step the page's button carries, with what the table shows (an attack's conditions) and any dice
     entered by hand."""
-    text = request.POST.get("step", "")
     try:
-        step = json.loads(text) if len(text) <= STEP_MAX_CHARS else None
-    except ValueError:
+        step = form_json(request.POST.get("step", ""), max_bytes=STEP_MAX_BYTES)
+    except ValueError:  # too long, too deep, not JSON: the API's parser refuses what it refuses there
         step = None
     if not isinstance(step, dict) or not isinstance(step.get("kind"), str):
         raise DomainError("invalid-step", "that step could not be read: choose it again", "step")

@@ -107,7 +107,8 @@ def army_list_register(*, enrolment: Enrolment, army_list: ArmyList, actor: Any)
             f"at most {limits.MAX_REGISTRATIONS_PER_PLAYER} registrations per player",
         )
     plain = army_list_plain(army_list=army_list)
-    plain_catalogue = catalogue_for_validation(catalogue=army_list.catalogue)
+    # The whole catalogue's platoon charts and this campaign's own (armies/services/platoon_charts.py).
+    plain_catalogue = catalogue_for_validation(catalogue=army_list.catalogue, campaign_ids=(campaign.pk,))
     terms = campaign_terms(campaign=campaign)
     verdict = v.validate(plain, plain_catalogue, terms)
     if verdict.errors:

@@ -15,7 +15,8 @@ from armies.models import Catalogue, Faction, PlatoonChart
 from armies.services import army_lists as lists
 from armies.services.catalogue_import import catalogue_import_from_paths
 from armies.validation import limits
-from tests.factories import ArmyListFactory, CampaignFactory, UserFactory
+from campaign.models import Campaign
+from tests.factories import ArmyListFactory, CampaignFactory, EnrolmentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -52,6 +53,8 @@ def test_it_makes_a_real_lists_platoon_valid_with_a_chart_entered_on_the_page(
     client, real, organiser, player
 ):
     assert not PlatoonChart.objects.filter(catalogue=real).exists()
+    # The organiser's chart is their campaign's: the player plays in it, so their lists may claim it.
+    EnrolmentFactory(campaign=Campaign.objects.get(catalogue=real), player=player, bloc="SSU")
     army_list = ArmyListFactory(owner=player, catalogue=real, bloc="SSU", points_limit=100)
     for key in (
         "ssu.red-army-command-squad",
@@ -210,9 +213,11 @@ def test_it_reads_the_page_in_as_many_queries_however_many_charts_there_are(clie
         with CaptureQueriesContext(connection) as queries:
             assert client.get(page(demo_catalogue)).status_code == 200
         counts.append(len(queries))
-    # The catalogue, the session, the user (staff: no campaign is asked), the categories of its units
-    # for the form, and the charts with who entered them. The validator's copy is kept per process.
-    assert counts == [5, 5]
+    # The catalogue, the session, the user, the campaigns the viewer takes part in (their own charts are
+    # shown), the categories of its units for the form, the charts with who entered them and their
+    # campaign, and the campaigns the viewer organises (where a chart may go). The validator's copy is
+    # kept per process.
+    assert counts == [7, 7]
 
 
 def test_it_refuses_an_imported_chart_whose_name_the_catalogue_format_allows_but_the_site_cannot_keep(

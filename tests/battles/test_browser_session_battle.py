@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 
 from armies.services.army_lists import army_list_add_unit, army_list_update_entry
 from battles.models import BattleReport, ReportStatus
-from battles.sessions import services as session_services
+from battles.sessions import dice as session_dice
 from battles.sessions.models import BattleSession, SessionStatus, SessionStep
 from battles.sessions.selectors import live_state
 from battles.sessions.services import session_start
@@ -235,7 +235,7 @@ class Table:
 def test_two_phones_play_a_short_battle_and_the_confirmed_report_moves_the_map_and_standings(
     browser, live_server, celery_worker_process, battle: Battle, monkeypatch
 ):
-    monkeypatch.setattr(session_services, "_random", random.Random(DICE))
+    monkeypatch.setattr(session_dice, "_random", random.Random(DICE))
     campaign = battle.campaign
     register(battle.attacker, AXIS_UNITS, "Axis")
     register(battle.defender, (*ALLIED_UNITS, HERO), "Allies", hero_joins=True)

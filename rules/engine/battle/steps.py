@@ -23,6 +23,7 @@ from rules.engine.state import is_whole
 from rules.engine.targets import AircraftMove, Fortification, Height
 
 from .setup import MAX_ID_LENGTH, SIDES
+from .step_shapes import check_step_types
 
 STEP_CODE = "invalid-step"
 MAX_FACES = MAX_RESOLVE_DICE + 60  # an attack's dice, its strike back, suppression and criticals
@@ -269,6 +270,7 @@ def step_from_dict(data: object) -> Step:
     unknown = sorted(str(key) for key in data if key != "kind" and key not in names)
     if unknown:
         raise _error(unknown[0][:MAX_ID_LENGTH], f"is not a field of a {kind} step")
+    check_step_types(data, names, STEP_CODE)  # the types first: a value test on a list is no refusal
     values: dict[str, Any] = {}
     for item in fields(cls):
         if item.name in data:
