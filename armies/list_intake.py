@@ -38,6 +38,7 @@ from armies.rosters import (
 )
 from armies.rosters.notes import read_roster_notes
 from armies.rosters.read import check_roster_size, is_zip
+from armies.rosters.resolve import bounded
 from armies.textlists import TextNotAListError, read_text_list
 from armies.validation import limits
 from armies.validation.listformat import JsonNumberTooLongError, json_document_from_text, json_loads
@@ -158,7 +159,9 @@ def _plain_text(
     except v.ListFormatError as exc:
         # Each sentence names its line already: the sentences alone, the first as the message.
         raise TextListError("$", exc.message, tuple(("$", why) for _where, why in exc.errors)) from exc
-    warnings = tuple(ImportWarning(problem.code, problem.message, problem.field) for problem in read.warnings)
+    warnings = bounded(
+        [ImportWarning(problem.code, problem.message, problem.field) for problem in read.warnings]
+    )
     plain = v.army_list_from_json(read.document)
     return ListIntake(
         document=read.document, plain=plain, warnings=warnings, source="text", catalogue=catalogue

@@ -38,6 +38,7 @@ from itertools import count
 from typing import Any, TypeVar
 
 from armies.blocs import FIELDED_BLOCS, Bloc
+from armies.rosters.byname import ByName
 from armies.rosters.notes import platoon_members, read_roster_notes, read_unit_notes
 from armies.rosters.read import Roster, RosterError, RosterForce, RosterSelection
 from armies.validation import limits
@@ -46,6 +47,7 @@ from armies.validation.names import name_cleaned
 from armies.validation.types import CAPTURED_SURCHARGE, Catalogue, UnitProfile
 
 CAPTURED_FORCE = "captured vehicles"
+MORE_WARNINGS = "more-warnings"
 BUNKER_CHOICE = "bunker"
 # The points limit of a roster that sets none: the standard RtZ game's (campaign/options.py).
 DEFAULT_POINTS_LIMIT = 150
@@ -54,7 +56,7 @@ _T = TypeVar("_T")
 # MAX_ENTRIES, and a million ids leave room for every unit ever removed from it.
 _ENTRY_ID = re.compile(r"e[1-9][0-9]{0,5}")
 
-__all__ = ["ImportWarning", "ResolvedRoster", "RosterIndex", "resolve_roster"]
+__all__ = ["ImportWarning", "ResolvedRoster", "RosterIndex", "bounded", "resolve_roster"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,9 @@ class RosterIndex:
 
     units_by_source: Mapping[str, str]
     captured_by_name: Mapping[str, str] = field(default_factory=dict)
+    # The names of the entries a roster picks on the way down to each unit (the Rattlesnake inside the
+    # Bushmaster entry: ("Bushmaster", "Rattlesnake")), as compared (``armies.textnames.norm``).
+    units_by_path: Mapping[tuple[str, ...], str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -102,13 +107,21 @@ def resolve_roster(
     profiles = catalogue.unit_by_key
     warnings: list[ImportWarning] = []
     picks: list[_Pick] = []
+    by_name = ByName(catalogue, dict(index.units_by_path))
+    unknown: list[str] = []
     for force in roster.forces:
-        captured = force_is_captured(force)
+        match = _Match(index, by_name, force_is_captured(force), force.catalogue_name)
         for selection in force.selections:
-            found = _picks(selection, index, captured=captured)
+            found = _picks(selection, match)
             if not found:
-                warnings.extend(_unknown(pick) for pick in _innermost(selection))
+                unknown.append(by_name.unknown(selection.name, (s.name for s in _innermost(selection))))
             picks.extend(found)
+    if unknown:
+        _refuse_unknown(unknown)
+    said_by_name = by_name.warning()
+    if said_by_name:
+        warnings.append(ImportWarning("roster-matched-by-name", said_by_name, "entries"))
+    warnings.extend(_total_warning(picks, profiles))  # before each entry's: a long list of them is cut
     entries: list[dict[str, Any]] = []
     fortifications: list[dict[str, Any]] = []
     kept = _kept_ids(picks)
@@ -166,7 +179,18 @@ def resolve_roster(
         "platoons": platoons,
         "fortifications": fortifications,
     }
-    return ResolvedRoster(document=document, warnings=tuple(warnings))
+    return ResolvedRoster(document=document, warnings=bounded(warnings))
+
+
+def bounded(warnings: list[ImportWarning]) -> tuple[ImportWarning, ...]:
+    """At most MAX_LISTED_PROBLEMS warnings, then one line counting the rest, as errors are."""
+    shown = warnings[: limits.MAX_LISTED_PROBLEMS]
+    more = len(warnings) - len(shown)
+    if more:
+        shown.append(
+            ImportWarning(MORE_WARNINGS, f"And {more:,} more warning{'s' * (more != 1)} like these.", "")
+        )
+    return tuple(shown)
 
 
 def _kept_ids(picks: list[_Pick]) -> dict[int, str]:
@@ -301,40 +325,51 @@ def _check_room(count: int) -> None:
         )
 
 
-def _key(selection: RosterSelection, index: RosterIndex, *, captured: bool) -> str | None:
-    key = index.units_by_source.get(selection.catalogue_entry_id)
-    if key is None and captured:
-        key = index.captured_by_name.get(selection.name.casefold())
+@dataclass(frozen=True)
+class _Match:
+    """How a force's selections are matched: by id, then by the names picked (``ByName``); the
+    captured force's by the captured-vehicle chart's names."""
+
+    index: RosterIndex
+    by_name: ByName
+    captured: bool
+    bloc: str  # the force's catalogue's name: a name two blocs' units share is the force's bloc's
+
+
+def _key(selection: RosterSelection, match: _Match) -> str | None:
+    key = match.index.units_by_source.get(selection.catalogue_entry_id)
+    if key is None and match.captured:
+        key = match.index.captured_by_name.get(selection.name.casefold())
     return key
 
 
-def _picks(selection: RosterSelection, index: RosterIndex, *, captured: bool) -> list[_Pick]:
+def _picks(selection: RosterSelection, match: _Match) -> list[_Pick]:
     """The units in a root selection's subtree; the root's own cost goes to the first of them."""
-    found = list(_walk(selection, index, captured=captured))
+    found = list(_walk(selection, match, (selection.name,)))
     if found:
         claimed = sum(pick.stated for pick in found)
         found[0].stated += selection.subtree_cost() - claimed
     return found
 
 
-def _walk(selection: RosterSelection, index: RosterIndex, *, captured: bool) -> Iterator[_Pick]:
-    key = _key(selection, index, captured=captured)
-    if (
-        key is not None
-        and captured
-        and any(_key(child, index, captured=True) for child in selection.selections)
-    ):
+def _walk(selection: RosterSelection, match: _Match, path: tuple[str, ...]) -> Iterator[_Pick]:
+    captured = match.captured
+    key = _key(selection, match)
+    if key is not None and captured and any(_key(child, match) for child in selection.selections):
         key = None  # a captured vehicle picked inside a group: the pick is the unit, not the group
+    if key is None and not captured:
+        key = match.by_name.by_path(path)
+    inner = [pick for child in selection.selections for pick in _walk(child, match, (*path, child.name))]
+    if key is None and not captured and not inner and selection.name.casefold() != BUNKER_CHOICE:
+        key = match.by_name.by_name(selection.name, match.bloc)  # nothing inside it is a unit
     if key is None:
-        for child in selection.selections:
-            yield from _walk(child, index, captured=captured)
+        yield from inner
         return
-    inner = [pick for child in selection.selections for pick in _walk(child, index, captured=captured)]
     bunker = next(
         (
             child
             for child in selection.selections
-            if child.name.casefold() == BUNKER_CHOICE and _key(child, index, captured=captured) is None
+            if child.name.casefold() == BUNKER_CHOICE and _key(child, match) is None
         ),
         None,
     )
@@ -359,24 +394,52 @@ def _cost_warning(pick: _Pick, profile: UnitProfile) -> Iterator[ImportWarning]:
         )
 
 
+def _total_warning(picks: list[_Pick], profiles: Mapping[str, UnitProfile]) -> Iterator[ImportWarning]:
+    """The roster's units in all against the catalogue's prices, where any entry's cost differs."""
+    stated = sum(pick.stated - (pick.bunker_cost or 0) for pick in picks)
+    priced = sum(
+        (profiles[pick.key].ap + (CAPTURED_SURCHARGE if pick.captured else 0)) * pick.selection.number
+        for pick in picks
+    )
+    if abs(stated - priced) >= 0.5:
+        yield ImportWarning(
+            "roster-total-differs",
+            f"In all, the roster says {stated:g} AP for its units, this catalogue prices them at {priced} AP: "
+            "the list is priced by the catalogue (the roster was made with other costs, perhaps an older "
+            "revision of the data).",
+            "entries",
+        )
+
+
 def _innermost(selection: RosterSelection) -> Iterator[RosterSelection]:
     """The picks a selection holds, innermost first-class ones: a group's entry names the unit picked
-    inside it, and a unit's own choices (its Bunker) are not picks."""
-    inner = [child for child in selection.selections if child.name.casefold() != BUNKER_CHOICE]
+    inside it, and a unit's own choices (its Bunker, its weapons: upgrades) are not picks."""
+    inner = [
+        child
+        for child in selection.selections
+        if child.name.casefold() != BUNKER_CHOICE and child.type != "upgrade"
+    ]
     if not inner:
         yield selection
     for child in inner:
         yield from _innermost(child)
 
 
-def _unknown(selection: RosterSelection) -> ImportWarning:
-    name = limits.excerpt(selection.name or "(no name)")
-    return ImportWarning(
-        "roster-entry-unknown",
-        f"The catalogue has no unit for the roster's {name} (entry id {limits.excerpt(selection.entry_id)}): "
-        "it was left out.",
-        "entries",
+def _refuse_unknown(sentences: list[str]) -> None:
+    """A unit the catalogue lacks by id and by name: the list would be incomplete, so it is refused,
+    each such unit named (at most MAX_LISTED_PROBLEMS, then how many more)."""
+    shown = sentences[: limits.MAX_LISTED_PROBLEMS]
+    more = len(sentences) - len(shown)
+    if more:
+        shown.append(f"And {more:,} more unit{'s' * (more != 1)} the catalogue does not have.")
+    count = len(sentences)
+    summary = (
+        shown[0]
+        if count == 1
+        else f"{count:,} units of this roster are not in the catalogue, neither by id nor by name: the "
+        "list would be incomplete without them."
     )
+    raise RosterError("roster-unit-unknown", summary, "$", shown)
 
 
 def _bloc(roster: Roster, picks: list[_Pick], profiles: Mapping[str, UnitProfile], asked: str | None) -> str:
