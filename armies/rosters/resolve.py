@@ -38,7 +38,7 @@ from itertools import count
 from typing import Any, TypeVar
 
 from armies.blocs import FIELDED_BLOCS, Bloc
-from armies.rosters.byname import ByName
+from armies.rosters.byname import ByName, quoted
 from armies.rosters.notes import platoon_members, read_roster_notes, read_unit_notes
 from armies.rosters.read import Roster, RosterError, RosterForce, RosterSelection
 from armies.validation import limits
@@ -109,8 +109,9 @@ def resolve_roster(
     picks: list[_Pick] = []
     by_name = ByName(catalogue, dict(index.units_by_path))
     unknown: list[str] = []
+    skipped: list[tuple[str, str]] = []
     for force in roster.forces:
-        match = _Match(index, by_name, force_is_captured(force), force.catalogue_name)
+        match = _Match(index, by_name, force_is_captured(force), force.catalogue_name, skipped)
         for selection in force.selections:
             found = _picks(selection, match)
             if not found:
@@ -122,6 +123,15 @@ def resolve_roster(
     if said_by_name:
         warnings.append(ImportWarning("roster-matched-by-name", said_by_name, "entries"))
     warnings.extend(_total_warning(picks, profiles))  # before each entry's: a long list of them is cut
+    warnings.extend(
+        ImportWarning(
+            "roster-selection-skipped",
+            f"{quoted(unit)} holds {quoted(inside)}, which is neither a unit of this catalogue nor one of the "
+            "unit's own choices: it was not read.",
+            "entries",
+        )
+        for unit, inside in skipped
+    )
     entries: list[dict[str, Any]] = []
     fortifications: list[dict[str, Any]] = []
     kept = _kept_ids(picks)
@@ -184,7 +194,11 @@ def resolve_roster(
 
 def bounded(warnings: list[ImportWarning]) -> tuple[ImportWarning, ...]:
     """At most MAX_LISTED_PROBLEMS warnings, then one line counting the rest, as errors are."""
-    shown = warnings[: limits.MAX_LISTED_PROBLEMS]
+    shown = (
+        warnings
+        if len(warnings) <= limits.MAX_LISTED_PROBLEMS
+        else warnings[: limits.MAX_LISTED_PROBLEMS - 1]
+    )
     more = len(warnings) - len(shown)
     if more:
         shown.append(
@@ -334,6 +348,7 @@ class _Match:
     by_name: ByName
     captured: bool
     bloc: str  # the force's catalogue's name: a name two blocs' units share is the force's bloc's
+    skipped: list[tuple[str, str]]  # (the unit's roster name, the selection inside it not read)
 
 
 def _key(selection: RosterSelection, match: _Match) -> str | None:
@@ -359,12 +374,20 @@ def _walk(selection: RosterSelection, match: _Match, path: tuple[str, ...]) -> I
         key = None  # a captured vehicle picked inside a group: the pick is the unit, not the group
     if key is None and not captured:
         key = match.by_name.by_path(path)
-    inner = [pick for child in selection.selections for pick in _walk(child, match, (*path, child.name))]
+    by_child = [(child, list(_walk(child, match, (*path, child.name)))) for child in selection.selections]
+    inner = [pick for _child, picks in by_child for pick in picks]
     if key is None and not captured and not inner and selection.name.casefold() != BUNKER_CHOICE:
         key = match.by_name.by_name(selection.name, match.bloc)  # nothing inside it is a unit
     if key is None:
         yield from inner
         return
+    # A unit's own choices (its weapons and options: upgrades, its Bunker) are read with it; a model
+    # or unit inside it that is none of ours is named, never dropped unsaid.
+    match.skipped.extend(
+        (selection.name, child.name)
+        for child, picks in by_child
+        if not picks and child.type != "upgrade" and child.name.casefold() != BUNKER_CHOICE
+    )
     bunker = next(
         (
             child
@@ -428,9 +451,13 @@ def _innermost(selection: RosterSelection) -> Iterator[RosterSelection]:
 def _refuse_unknown(sentences: list[str]) -> None:
     """A unit the catalogue lacks by id and by name: the list would be incomplete, so it is refused,
     each such unit named (at most MAX_LISTED_PROBLEMS, then how many more)."""
-    shown = sentences[: limits.MAX_LISTED_PROBLEMS]
+    shown = (
+        sentences
+        if len(sentences) <= limits.MAX_LISTED_PROBLEMS
+        else sentences[: limits.MAX_LISTED_PROBLEMS - 1]
+    )
     more = len(sentences) - len(shown)
-    if more:
+    if more:  # the last of the lines an answer lists counts the rest
         shown.append(f"And {more:,} more unit{'s' * (more != 1)} the catalogue does not have.")
     count = len(sentences)
     summary = (

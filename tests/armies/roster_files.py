@@ -178,3 +178,16 @@ def new_recruit(xml: bytes) -> str:
 
 def data_present() -> bool:
     return Path(BSDATA_DIR).is_dir()
+
+
+def ids_stripped(xml: bytes, *, other_revision: bool = False) -> bytes:
+    """The same roster with no entry ids (a roster made by hand), or with ids no catalogue of ours has
+    (``other_revision``: the data's ids changed): its selections name their units by name alone."""
+    root = ET.fromstring(xml)  # noqa: S314 - written by roster_xml
+    for number, element in enumerate(root.iter()):
+        if local(element.tag) == "selection":
+            if other_revision:
+                element.set("entryId", f"0000-other-revision-{number}")
+            else:
+                element.attrib.pop("entryId", None)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)

@@ -84,7 +84,10 @@ def test_it_warns_per_entry_when_the_roster_states_another_cost(real_catalogue):
     intake = list_read(data=xml)
 
     assert [w.code for w in intake.warnings] == ["roster-total-differs", "roster-cost-differs"]
-    assert "the roster says 17 AP for its units, this catalogue prices them at 8 AP" in intake.warnings[0].message
+    assert (
+        "the roster says 17 AP for its units, this catalogue prices them at 8 AP"
+        in intake.warnings[0].message
+    )
     assert "Rattlesnake: the roster says 17 AP, the catalogue 8" in intake.warnings[1].message
     assert intake.document["entries"][0]["unit"] == "allies.rattlesnake"
 
