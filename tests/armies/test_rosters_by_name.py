@@ -237,3 +237,19 @@ def test_validate_list_names_the_units_matched_by_name_and_refuses_an_unknown_on
         call_command("validate_list", str(path))
     assert refused.value.returncode == 2
     assert 'The catalogue has no unit "Emmet Q"' in capsys.readouterr().err
+
+
+def test_a_hand_made_roster_of_the_demo_catalogue_is_not_an_empty_list(demo_catalogue):
+    """The club night's roster: "Gulfport Marine Squad" under an id of another revision."""
+    xml = (
+        f'<roster xmlns="{NS}" name="Marines" gameSystemId="{GAME_SYSTEM_ID}"><costLimits><costLimit '
+        'typeId="points" value="50"/></costLimits><forces><force name="Main Bloc" catalogueName="Allies">'
+        '<selections><selection name="Gulfport Marine Squad" entryId="1a2b-3c4d" type="unit"><costs>'
+        '<cost typeId="points" value="28"/></costs></selection></selections></force></forces></roster>'
+    )
+
+    intake = list_read(data=xml, catalogue=demo_catalogue)
+
+    assert [entry["unit"] for entry in intake.document["entries"]] == ["allies.gulfport-marine-squad"]
+    assert [warning.code for warning in intake.warnings][:1] == ["roster-matched-by-name"]
+    assert all("1a2b" not in warning.message for warning in intake.warnings)
