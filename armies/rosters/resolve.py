@@ -15,9 +15,12 @@ is which of our units), so it runs without a database. What it decides:
   so the caller's ``bloc`` is used, else it is asked for;
 - a selection keeps its id when it is an entry id of ours used once (our export writes each
   entry's id there), so a list with removed units keeps e1, e3; other units get fresh ids;
+- a selection whose id is none of our units' is matched by name (``armies.rosters.byname``) and the
+  ``roster-matched-by-name`` warning names it; a root selection no unit matches either way refuses
+  the roster (``roster-unit-unknown``), each named: a list is never made without a unit it holds;
 - AP are never taken from the roster: where its stated cost differs from the catalogue's, a
-  ``roster-cost-differs`` warning says both; a selection our catalogue does not know is named (its
-  roster name and id) in a ``roster-entry-unknown`` warning and the rest still imports.
+  ``roster-cost-differs`` warning says both, and ``roster-total-differs`` the totals; at most
+  MAX_LISTED_PROBLEMS warnings are listed, the last counting the rest.
 
 - a unit nested in another (a commissar offered by its squad, an add-on of the data) joins it.
 - the notes our export writes (``armies.rosters.notes``) give back, on a selection, the unit it
