@@ -236,6 +236,7 @@ def test_validate_list_names_the_units_matched_by_name_and_refuses_an_unknown_on
     with pytest.raises(CommandError) as refused:
         call_command("validate_list", str(path))
     assert refused.value.returncode == 2
+    assert "the roster holds units it does not have" in str(refused.value)
     assert 'The catalogue has no unit "Emmet Q"' in capsys.readouterr().err
 
 
