@@ -26,6 +26,7 @@ class ByName:
 
     catalogue: Catalogue
     paths: dict[tuple[str, ...], str]
+    with_ids: bool = True  # False for a roster shared as text, which names its units by name alone
     matched: list[tuple[str, str]] = field(default_factory=list)  # (the roster's name, our unit's name)
 
     def __post_init__(self) -> None:
@@ -60,9 +61,10 @@ class ByName:
         suggestions: list[str] = []
         for candidate in (*inside, name):
             suggestions = suggestions or self.names.suggest(candidate)
+        how = "neither by the roster's id nor by name" if self.with_ids else "by that name"
         return (
-            f"The catalogue has no unit {quoted(name or '(no name)')}{where}, neither by the roster's id nor by "
-            "name: the list would be incomplete without it." + did_you_mean(suggestions)
+            f"The catalogue has no unit {quoted(name or '(no name)')}{where}, {how}: the list would be "
+            "incomplete without it." + did_you_mean(suggestions)
         )
 
     def warning(self) -> str | None:
@@ -74,6 +76,11 @@ class ByName:
             for theirs, ours in dict.fromkeys(self.matched)
         ]
         count = len(self.matched)
+        if not self.with_ids:
+            return (
+                "A roster shared as text names its units without ids: they were matched by name, "
+                f"{listed(said, limits.MAX_LISTED_PROBLEMS)}."
+            )
         return (
             f"{count} unit{'s' * (count != 1)} of the roster did not match this catalogue by id (another "
             f"revision of the data, or a roster made by hand) and {'were' if count != 1 else 'was'} "

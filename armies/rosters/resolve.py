@@ -110,7 +110,7 @@ def resolve_roster(
     profiles = catalogue.unit_by_key
     warnings: list[ImportWarning] = []
     picks: list[_Pick] = []
-    by_name = ByName(catalogue, dict(index.units_by_path))
+    by_name = ByName(catalogue, dict(index.units_by_path), with_ids=roster.shape != "roster-text")
     unknown: list[str] = []
     skipped: list[tuple[str, str]] = []
     for force in roster.forces:

@@ -66,7 +66,9 @@ def test_the_club_nights_export_is_read_not_refused(demo_catalogue):
     intake = list_read(data=text, catalogue=demo_catalogue)
 
     assert [entry["unit"] for entry in intake.document["entries"]] == ["allies.gulfport-marine-squad"]
-    assert "Did you mean" not in " ".join(warning.message for warning in intake.warnings)
+    said = " ".join(warning.message for warning in intake.warnings)
+    assert "they were matched by name, Gulfport Marine Squad." in said
+    assert "Did you mean" not in said
 
 
 def test_a_unit_the_catalogue_lacks_in_a_shared_text_is_an_error_naming_it(real_catalogue):
@@ -76,7 +78,7 @@ def test_a_unit_the_catalogue_lacks_in_a_shared_text_is_an_error_naming_it(real_
         list_read(data=text)
 
     assert refused.value.code == "roster-unit-unknown"
-    assert '"Emmet Q"' in refused.value.message
+    assert refused.value.message.startswith('The catalogue has no unit "Emmet Q", by that name: the list')
 
 
 def test_the_shapes_are_read_as_the_docs_say():
