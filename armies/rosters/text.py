@@ -29,7 +29,7 @@ __all__ = ["roster_from_text"]
 # A cost in brackets: "[25pts]", "[25 pts]", "[1,990pts]", "[27pts, 6PL]", "[6 AP]". Its body is
 # bounded, and every pattern here runs in time linear in the line (the text comes from a user).
 _COST = re.compile(
-    r"\[\s*(?P<value>\d{1,6}(?:,\d{3})*(?:\.\d{1,3})?)\s*(?:pts?|points?|ap)?\b[^\[\]]{0,60}\]", re.I
+    r"\[\s*(?P<value>\d{1,6}(?:,\d{3}){0,2}(?:\.\d{1,3})?)\s*(?:pts?|points?|ap)?\b[^\[\]]{0,60}\]", re.I
 )
 _FORCE = re.compile(r"^\+\+\s(?P<body>.+)\s\+\+$")
 _TITLE = re.compile(r"^\+\+\+\s(?P<body>.+)\s\+\+\+$")
@@ -132,6 +132,7 @@ def roster_from_text(text: str) -> Roster | None:
                 forces.append(_Force("Main Bloc", ""))
             forces[-1].units.append(node)
         stack.append((depth, node))
+    forces = [force for force in forces if force.units]  # a heading with nothing under it holds nothing
     if len(forces) > limits.MAX_ROSTER_FORCES:
         raise RosterError(
             "roster-too-many-forces",
@@ -151,7 +152,6 @@ def roster_from_text(text: str) -> Roster | None:
                 selections=tuple(unit.selection() for unit in force.units),
             )
             for force in forces
-            if force.units
         ),
         shape="roster-text",
     )
@@ -190,6 +190,7 @@ def _parts(text: str) -> tuple[int, str, float | None, str]:
     rest = ""
     if cost := _COST.search(text):
         stated = float(cost["value"].replace(",", ""))
+        stated = stated if stated < 1e9 else None  # an absurd cost reads as none, as in a roster file
         name, rest = text[: cost.start()], text[cost.end() :].strip().removeprefix(":")
     else:
         name, _, rest = text.partition(": ")

@@ -3,6 +3,8 @@ name, where before they were refused line by line with "Did you mean" the very u
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
@@ -155,3 +157,26 @@ def test_validate_list_reads_a_shared_text(tmp_path, capsys, real_catalogue):
     out = capsys.readouterr().out
     assert "Rattlesnake" in out
     assert "Emma" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("+ X [1pts]\n" * 20_000, "roster-too-many-selections"),
+        ("+ X [1pts]\n" + "".join(". " * depth + "Y\n" for depth in range(1, 400)), "roster-too-deep"),
+        ("++ F ++\n" + "++ F ++\n" * 11 + "+ X [1pts]\n", "read"),
+        ("+ X [1" + ",000" * 60_000 + "pts]\n", "not a roster"),
+        ("++ F ++\n+ X [1pts]\n" * 11, "roster-too-many-forces"),
+        ("++ F ++\nUnit [1pts]: " + "a, " * 80_000 + "\n", "read"),
+    ],
+    ids=["many", "deep", "empty forces", "long cost", "forces", "many choices"],
+)
+def test_a_hostile_shared_text_is_bounded_and_quick(text, code):
+    started = time.perf_counter()
+    if code in ("read", "not a roster"):  # no cost of a billion AP: the line is a typed one
+        assert (roster_from_text(text) is not None) == (code == "read")
+    else:
+        with pytest.raises(RosterError) as refused:
+            roster_from_text(text)
+        assert refused.value.code == code
+    assert time.perf_counter() - started < 1
