@@ -381,16 +381,18 @@ def _walk(selection: RosterSelection, match: _Match, path: tuple[str, ...]) -> I
     inner = [pick for _child, picks in by_child for pick in picks]
     if key is None and not captured and not inner and selection.name.casefold() != BUNKER_CHOICE:
         key = match.by_name.by_name(selection.name, match.bloc)  # nothing inside it is a unit
+    if key is not None or inner:
+        # A unit's own choices (its weapons and options: upgrades, its Bunker) are read with it; a
+        # model or unit inside it, or beside the unit a group holds, that is none of ours is named,
+        # never dropped unsaid (a root selection holding no unit at all refuses the roster instead).
+        match.skipped.extend(
+            (selection.name, child.name)
+            for child, picks in by_child
+            if not picks and child.type != "upgrade" and child.name.casefold() != BUNKER_CHOICE
+        )
     if key is None:
         yield from inner
         return
-    # A unit's own choices (its weapons and options: upgrades, its Bunker) are read with it; a model
-    # or unit inside it that is none of ours is named, never dropped unsaid.
-    match.skipped.extend(
-        (selection.name, child.name)
-        for child, picks in by_child
-        if not picks and child.type != "upgrade" and child.name.casefold() != BUNKER_CHOICE
-    )
     bunker = next(
         (
             child

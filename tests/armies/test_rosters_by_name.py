@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+from xml.etree import ElementTree as ET
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -254,3 +255,18 @@ def test_a_hand_made_roster_of_the_demo_catalogue_is_not_an_empty_list(demo_cata
     assert [entry["unit"] for entry in intake.document["entries"]] == ["allies.gulfport-marine-squad"]
     assert [warning.code for warning in intake.warnings][:1] == ["roster-matched-by-name"]
     assert all("1a2b" not in warning.message for warning in intake.warnings)
+
+
+def test_a_model_beside_the_unit_a_group_holds_is_named_not_dropped(real_catalogue):
+    root = ET.fromstring(roster_xml([("Main Bloc", "Allies", [pick("Allies", "Rattlesnake")])]))  # noqa: S314
+    group = next(element for element in root.iter() if element.get("name") == "Bushmaster")
+    holder = next(child for child in group if child.tag.endswith("selections"))
+    ET.SubElement(holder, f"{{{NS}}}selection", {"name": "Spectre", "entryId": "gone-1", "type": "model"})
+
+    intake = list_read(data=ET.tostring(root))
+
+    assert [entry["unit"] for entry in intake.document["entries"]] == ["allies.rattlesnake"]
+    assert [warning.message for warning in intake.warnings if warning.code == "roster-selection-skipped"] == [
+        '"Bushmaster" holds "Spectre", which is neither a unit of this catalogue nor one of the unit\'s own '
+        "choices: it was not read."
+    ]
