@@ -138,6 +138,8 @@ def roster_from_text(text: str) -> Roster | None:
             "roster-too-many-forces",
             f"This roster has {len(forces):,} forces; a list is read from at most {limits.MAX_ROSTER_FORCES}.",
         )
+    if not name and forces and forces[0].catalogue:
+        name = f"{forces[0].catalogue} roster"  # BattleScribe's text does not say the roster's name
     return Roster(
         name=name[: limits.NAME_MAX_LENGTH],
         game_system_id=DUST_GAME_SYSTEM_ID,

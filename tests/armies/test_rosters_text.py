@@ -49,8 +49,9 @@ def test_a_roster_shared_as_text_is_the_same_list_as_the_roster(real_catalogue, 
     assert intake.document["bloc"] == "Allies"
 
 
-def test_the_new_recruit_title_names_the_list(real_catalogue):
+def test_the_new_recruit_title_names_the_list_and_a_battlescribe_text_its_catalogue(real_catalogue):
     assert list_read(data=share_text(_roster(), "new-recruit")).document["name"] == "Zoo run"
+    assert list_read(data=share_text(_roster(), "battlescribe")).document["name"] == "Allies roster"
 
 
 @pytest.mark.parametrize("shape", SHAPES)
