@@ -181,3 +181,12 @@ def test_a_hostile_shared_text_is_bounded_and_quick(text, code):
             roster_from_text(text)
         assert refused.value.code == code
     assert time.perf_counter() - started < 1
+
+
+def test_a_typed_line_with_a_battlescribe_cost_is_read_not_answered_with_its_own_name(demo_catalogue):
+    intake = list_read(
+        data="Gulfport Marine Squad [6pts]\n2x Gulfport Marine Squad [12 pts]\n", catalogue=demo_catalogue
+    )
+
+    assert intake.source == "text"
+    assert [entry["unit"] for entry in intake.document["entries"]] == ["allies.gulfport-marine-squad"] * 3
