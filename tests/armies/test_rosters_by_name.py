@@ -270,3 +270,14 @@ def test_a_model_beside_the_unit_a_group_holds_is_named_not_dropped(real_catalog
         '"Bushmaster" holds "Spectre", which is neither a unit of this catalogue nor one of the unit\'s own '
         "choices: it was not read."
     ]
+
+
+def test_the_validator_page_lists_at_most_the_bound_of_warnings(client, real_catalogue):
+    many = [pick("Allies", "Rattlesnake")] * limits.MAX_ENTRIES
+    xml = roster_xml([("Main Bloc", "Allies", many)], stated={"Rattlesnake": 16})
+
+    response = client.post(reverse("armies:validator"), {"text": xml.decode()})
+
+    page = response.content.decode()
+    assert page.count("Rattlesnake: the roster says 17 AP") == limits.MAX_LISTED_PROBLEMS - 2
+    assert "And 282 more warnings like these." in page
