@@ -2,8 +2,10 @@
 
 A roster made with another revision of the data, written by hand or with its ids stripped names
 each unit still: a selection whose id matches no unit is matched by the names of the entries picked
-on the way down to it (the Rattlesnake picked inside the Bushmaster entry), else, where nothing
-inside it is a unit, by its own name: exactly first, then as a list typed as text is
+on the way down to it (the Rattlesnake picked inside the Bushmaster entry), else by its own name
+(unless a unit inside it was matched by id or by that path: it is then the group entry holding
+that unit; a squad and the commissar it offers are both matched by name): exactly first, then as
+a list typed as text is
 (``armies.textnames``: case, spaces and accents do not count). A unit matched so is named in a
 warning; a selection that matches no unit is named in the refusal, with close matches.
 """

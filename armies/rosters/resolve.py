@@ -102,6 +102,7 @@ class _Pick:
     bunker_cost: float | None  # the bunker choice's stated cost, None without one
     within: _Pick | None = None  # the unit this one is nested in (a commissar offered by its squad)
     entry_ids: list[str] = field(default_factory=list)
+    by_own_name: bool = False  # matched by its own name, not by an id nor by the names picked down to it
 
 
 def resolve_roster(
@@ -379,8 +380,17 @@ def _walk(selection: RosterSelection, match: _Match, path: tuple[str, ...]) -> I
         key = match.by_name.by_path(path)
     by_child = [(child, list(_walk(child, match, (*path, child.name)))) for child in selection.selections]
     inner = [pick for _child, picks in by_child for pick in picks]
-    if key is None and not captured and not inner and selection.name.casefold() != BUNKER_CHOICE:
-        key = match.by_name.by_name(selection.name, match.bloc)  # nothing inside it is a unit
+    # By its own name only where what is inside it was matched so too (a commissar its squad offers):
+    # a group entry whose pick is matched by id or by the names down to it (the Bushmaster entry
+    # holding the Rattlesnake) is no unit, whatever its name.
+    by_own_name = (
+        key is None
+        and not captured
+        and all(pick.by_own_name for pick in inner)
+        and selection.name.casefold() != BUNKER_CHOICE
+    )
+    if by_own_name:
+        key = match.by_name.by_name(selection.name, match.bloc)
     if key is not None or inner:
         # A unit's own choices (its weapons and options: upgrades, its Bunker) are read with it; a
         # model or unit inside it, or beside the unit a group holds, that is none of ours is named,
@@ -403,6 +413,7 @@ def _walk(selection: RosterSelection, match: _Match, path: tuple[str, ...]) -> I
     )
     stated = selection.subtree_cost() - sum(pick.stated for pick in inner)
     unit = _Pick(key, selection, captured, stated, bunker.subtree_cost() if bunker else None)
+    unit.by_own_name = by_own_name
     for nested in inner:
         nested.within = nested.within or unit
     yield unit

@@ -281,3 +281,14 @@ def test_the_validator_page_lists_at_most_the_bound_of_warnings(client, real_cat
     page = response.content.decode()
     assert page.count("Rattlesnake: the roster says 17 AP") == limits.MAX_LISTED_PROBLEMS - 2
     assert "And 282 more warnings like these." in page
+
+
+def test_a_squad_and_the_commissar_it_offers_are_both_matched_by_name(real_catalogue):
+    squad = pick("SSU", "Chinese Volunteer Assault Squad", extra=("NKVD Political Commissar Machine Gunner",))
+
+    intake = list_read(data=ids_stripped(roster_xml([("Main Bloc", "SSU", [squad])])))
+
+    assert [(e["id"], e["unit"], e["joined_to"]) for e in intake.document["entries"]] == [
+        ("e1", "ssu.chinese-volunteer-assault-squad", None),
+        ("e2", "ssu.nkvd-political-commissar-machine-gunner", "e1"),
+    ]
