@@ -14,10 +14,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from armies import selectors
 from armies.list_intake import list_read
-from armies.models import ArmyList
-from armies.rosters import RosterError
+from armies.models import ArmyList, Unit
+from armies.rosters import RosterError, roster_to_xml
 from armies.validation import limits
+from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION
 from tests.armies.roster_files import (
     GAME_SYSTEM_ID,
     NS,
@@ -25,6 +27,7 @@ from tests.armies.roster_files import (
     new_recruit,
     pick,
     roster_xml,
+    share_text,
     zipped,
 )
 
@@ -292,3 +295,40 @@ def test_a_squad_and_the_commissar_it_offers_are_both_matched_by_name(real_catal
         ("e1", "ssu.chinese-volunteer-assault-squad", None),
         ("e2", "ssu.nkvd-political-commissar-machine-gunner", "e1"),
     ]
+
+
+@pytest.mark.parametrize("shape", ["ros", "battlescribe", "new-recruit"])
+@pytest.mark.parametrize("bloc", ["Allies", "Axis", "SSU"])
+def test_every_unit_of_the_catalogue_exported_then_stripped_of_ids_comes_back_by_name(
+    real_catalogue, bloc, shape
+):
+    """The whole kind, not one case: every unit of a bloc (and every mercenary), as our export writes it
+    from the paths the catalogue import keeps, read back with no ids at all."""
+    units = list(
+        Unit.objects.filter(catalogue=real_catalogue, bloc__in=[bloc, "Mercenaries"])
+        .exclude(roster_entry={})
+        .order_by("bloc", "name")
+        .values_list("key", flat=True)
+    )
+    document = {
+        "format": FORMAT_NAME, "version": FORMAT_VERSION, "name": "Everything", "bloc": bloc, "faction": None,
+        "points_limit": 10_000, "catalogue_version": real_catalogue.version, "role": None, "platoons": [],
+        "fortifications": [],
+        "entries": [
+            {"id": f"e{n}", "unit": key, "joined_to": None, "pilot_of": None, "captured": False,
+             "reserve": False, "platoon": None, "slot": None}
+            for n, key in enumerate(units, start=1)
+        ],
+    }  # fmt: skip
+    xml = roster_to_xml(
+        document,
+        selectors.catalogue_for_validation(catalogue=real_catalogue),
+        selectors.roster_ids(catalogue=real_catalogue),
+    )
+
+    stripped = ids_stripped(xml)
+    given = stripped if shape == "ros" else share_text(stripped, shape)  # shared as text: no ids either
+
+    intake = list_read(data=given, catalogue=real_catalogue)
+
+    assert sorted(entry["unit"] for entry in intake.document["entries"]) == sorted(units)
