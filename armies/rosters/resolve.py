@@ -112,17 +112,17 @@ def resolve_roster(
     warnings: list[ImportWarning] = []
     picks: list[_Pick] = []
     by_name = ByName(catalogue, dict(index.units_by_path), with_ids=roster.shape != "roster-text")
-    unknown: list[str] = []
+    unknown: list[RosterSelection] = []
     skipped: list[tuple[str, str]] = []
     for force in roster.forces:
         match = _Match(index, by_name, force_is_captured(force), force.catalogue_name, skipped)
         for selection in force.selections:
             found = _picks(selection, match)
             if not found:
-                unknown.append(by_name.unknown(selection.name, (s.name for s in _innermost(selection))))
+                unknown.append(selection)
             picks.extend(found)
     if unknown:
-        _refuse_unknown(unknown)
+        _refuse_unknown(unknown, by_name)
     said_by_name = by_name.warning()
     if said_by_name:
         warnings.append(ImportWarning("roster-matched-by-name", said_by_name, "entries"))
@@ -464,23 +464,24 @@ def _innermost(selection: RosterSelection) -> Iterator[RosterSelection]:
         yield from _innermost(child)
 
 
-def _refuse_unknown(sentences: list[str]) -> None:
+def _refuse_unknown(selections: list[RosterSelection], by_name: ByName) -> None:
     """A unit the catalogue lacks by id and by name: the list would be incomplete, so it is refused,
-    each such unit named (at most MAX_LISTED_PROBLEMS, then how many more)."""
-    shown = (
-        sentences
-        if len(sentences) <= limits.MAX_LISTED_PROBLEMS
-        else sentences[: limits.MAX_LISTED_PROBLEMS - 1]
+    each such unit named (at most MAX_LISTED_PROBLEMS, then how many more). Close matches are looked
+    for only for the units named: each costs a pass over the catalogue's names."""
+    count = len(selections)
+    named = (
+        selections if count <= limits.MAX_LISTED_PROBLEMS else selections[: limits.MAX_LISTED_PROBLEMS - 1]
     )
-    more = len(sentences) - len(shown)
+    shown = [by_name.unknown(one.name, (inner.name for inner in _innermost(one))) for one in named]
+    more = count - len(named)
     if more:  # the last of the lines an answer lists counts the rest
         shown.append(f"And {more:,} more unit{'s' * (more != 1)} the catalogue does not have.")
-    count = len(sentences)
+    how = "neither by id nor by name" if by_name.with_ids else "by those names"
     summary = (
         shown[0]
         if count == 1
-        else f"{count:,} units of this roster are not in the catalogue, neither by id nor by name: the "
-        "list would be incomplete without them."
+        else f"{count:,} units of this roster are not in the catalogue, {how}: the list would be incomplete "
+        "without them."
     )
     raise RosterError("roster-unit-unknown", summary, "$", shown)
 
