@@ -12,9 +12,11 @@ warning; a selection that matches no unit is named in the refusal, with close ma
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import NoReturn
 
+from armies.rosters.read import RosterError, RosterSelection
 from armies.textnames import UnitNames, did_you_mean, norm
 from armies.validation import limits
 from armies.validation.types import Catalogue
@@ -68,6 +70,29 @@ class ByName:
             f"The catalogue has no unit {quoted(name or '(no name)')}{where}, {how}: the list would be "
             "incomplete without it." + did_you_mean(suggestions)
         )
+
+    def refuse(
+        self, selections: list[RosterSelection], picked: Callable[[RosterSelection], Iterable[str]]
+    ) -> NoReturn:
+        """Refuse a roster holding units the catalogue lacks by id and by name: the list would be
+        incomplete. Each is named (at most MAX_LISTED_PROBLEMS lines, the last counting the rest), with
+        what was ``picked`` in it; close matches are looked for only for the units named, as each costs
+        a pass over the catalogue's names."""
+        count = len(selections)
+        bound = limits.MAX_LISTED_PROBLEMS
+        named = selections if count <= bound else selections[: bound - 1]
+        shown = [self.unknown(one.name, picked(one)) for one in named]
+        more = count - len(named)
+        if more:
+            shown.append(f"And {more:,} more unit{'s' * (more != 1)} the catalogue does not have.")
+        how = "neither by id nor by name" if self.with_ids else "by those names"
+        summary = (
+            shown[0]
+            if count == 1
+            else f"{count:,} units of this roster are not in the catalogue, {how}: the list would be "
+            "incomplete without them."
+        )
+        raise RosterError("roster-unit-unknown", summary, "$", shown)
 
     def warning(self) -> str | None:
         """One sentence naming the units matched by name, or None when every unit matched by id."""

@@ -122,7 +122,7 @@ def resolve_roster(
                 unknown.append(selection)
             picks.extend(found)
     if unknown:
-        _refuse_unknown(unknown, by_name)
+        by_name.refuse(unknown, lambda one: (inner.name for inner in _innermost(one)))
     said_by_name = by_name.warning()
     if said_by_name:
         warnings.append(ImportWarning("roster-matched-by-name", said_by_name, "entries"))
@@ -462,28 +462,6 @@ def _innermost(selection: RosterSelection) -> Iterator[RosterSelection]:
         yield selection
     for child in inner:
         yield from _innermost(child)
-
-
-def _refuse_unknown(selections: list[RosterSelection], by_name: ByName) -> None:
-    """A unit the catalogue lacks by id and by name: the list would be incomplete, so it is refused,
-    each such unit named (at most MAX_LISTED_PROBLEMS, then how many more). Close matches are looked
-    for only for the units named: each costs a pass over the catalogue's names."""
-    count = len(selections)
-    named = (
-        selections if count <= limits.MAX_LISTED_PROBLEMS else selections[: limits.MAX_LISTED_PROBLEMS - 1]
-    )
-    shown = [by_name.unknown(one.name, (inner.name for inner in _innermost(one))) for one in named]
-    more = count - len(named)
-    if more:  # the last of the lines an answer lists counts the rest
-        shown.append(f"And {more:,} more unit{'s' * (more != 1)} the catalogue does not have.")
-    how = "neither by id nor by name" if by_name.with_ids else "by those names"
-    summary = (
-        shown[0]
-        if count == 1
-        else f"{count:,} units of this roster are not in the catalogue, {how}: the list would be incomplete "
-        "without them."
-    )
-    raise RosterError("roster-unit-unknown", summary, "$", shown)
 
 
 def _bloc(roster: Roster, picks: list[_Pick], profiles: Mapping[str, UnitProfile], asked: str | None) -> str:
