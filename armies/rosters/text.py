@@ -33,7 +33,7 @@ _COST = re.compile(
 )
 _FORCE = re.compile(r"^\+\+\s(?P<body>.+)\s\+\+$")
 _TITLE = re.compile(r"^\+\+\+\s(?P<body>.+)\s\+\+\+$")
-_CATEGORY = re.compile(r"^\+\s(?P<body>[^\[\]]+)\s\+$")
+_CATEGORY = re.compile(r"^\+\s(?P<body>.+)\s\+$")
 _NR_FORCE = re.compile(r"^##\s(?P<body>.+)$")
 _NR_CATEGORY = re.compile(r"^###\s")
 _DOTS = re.compile(r"^((?:\.\s?)+)\s*")
@@ -214,5 +214,6 @@ def _force(body: str) -> _Force:
 
 
 def _nr_title(line: str) -> str:
+    """The list's name: the last part of "Catalogue - Name - [37pts]" (a catalogue's name may hold " - ")."""
     parts = [part.strip() for part in _without_cost(line).rstrip(" -").split(" - ") if part.strip()]
-    return parts[1] if len(parts) > 1 else (parts[0] if parts else "")
+    return parts[-1] if parts else ""

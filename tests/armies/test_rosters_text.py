@@ -84,6 +84,19 @@ def test_a_unit_the_catalogue_lacks_in_a_shared_text_is_an_error_naming_it(real_
     assert refused.value.message.startswith('The catalogue has no unit "Emmet Q", by that name: the list')
 
 
+def test_a_new_recruit_title_names_the_list_by_its_last_part_and_a_category_may_state_a_cost():
+    text = (
+        "Dust 1947 - Allies - Zoo run - [17pts, 1CP]\n## Main Bloc [17pts]\n+ Vehicles [17pts] +\n"
+        "Bushmaster [17pts]\n"
+    )
+
+    roster = roster_from_text(text)
+
+    assert roster is not None
+    assert roster.name == "Zoo run"
+    assert [selection.name for selection in roster.forces[0].selections] == ["Bushmaster"]
+
+
 def test_the_shapes_are_read_as_the_docs_say():
     text = (
         "++ Main Bloc (Allies) [1,990pts] ++\n\n+ Infantry +\n\n"
