@@ -65,7 +65,8 @@ def catalogue_for_rosters(*, made_with: tuple[str, str] | None = None) -> Catalo
 
 
 def roster_index(*, catalogue: Catalogue) -> RosterIndex:
-    """Our units by a roster's entry ids, and the captured-vehicle chart's units by name (2 queries)."""
+    """Our units by a roster's entry ids and by the names a roster picks down to each (what the
+    catalogue import kept of its path), and the captured-vehicle chart's units by name (2 queries)."""
     rows = list(
         Unit.objects.filter(catalogue=catalogue).values_list("key", "source_id", "name", "roster_entry")
     )
