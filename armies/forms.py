@@ -328,6 +328,8 @@ class ListDocumentForm(forms.Form):
             raise forms.ValidationError("No catalogue has been imported yet", code=exc.code) from exc
         except v.ListFormatError as exc:
             self.format_errors = list(exc.errors) if exc.code == "list-format" else []
+            if exc.code == "roster-unit-unknown" and len(exc.errors) > 1:  # each unit the catalogue lacks
+                self.format_errors = list(exc.errors)
             if exc.code == "roster-bloc-missing":
                 self.add_error("bloc", forms.ValidationError(exc.message, code=exc.code))
                 return

@@ -38,6 +38,8 @@ from armies.rosters import (
 )
 from armies.rosters.notes import read_roster_notes
 from armies.rosters.read import check_roster_size, is_zip
+from armies.rosters.resolve import bounded
+from armies.rosters.text import roster_from_text
 from armies.textlists import TextNotAListError, read_text_list
 from armies.validation import limits
 from armies.validation.listformat import JsonNumberTooLongError, json_document_from_text, json_loads
@@ -68,7 +70,7 @@ class ListIntake:
     document: dict[str, Any]  # our list format, checked
     plain: v.ArmyList
     warnings: tuple[ImportWarning, ...]
-    source: str  # "list", "ros", "rosz", "new-recruit" or "text"
+    source: str  # "list", "ros", "rosz", "new-recruit", "roster-text" (shared as text) or "text"
     catalogue: Catalogue | None  # the catalogue a roster or a text was matched against; None for our format
 
     @property
@@ -136,6 +138,9 @@ def _plain_text(
         if instead_of is not None:
             raise instead_of
         _json_text(text)  # refused with the size it may have, as pasted JSON is
+    shared = roster_from_text(text)
+    if shared is not None:  # BattleScribe's or New Recruit's roster shared as text
+        return _from_roster(shared, catalogue, bloc)
     catalogue = catalogue or selectors.catalogue_default()
     if catalogue is None:
         if instead_of is not None:
@@ -158,7 +163,9 @@ def _plain_text(
     except v.ListFormatError as exc:
         # Each sentence names its line already: the sentences alone, the first as the message.
         raise TextListError("$", exc.message, tuple(("$", why) for _where, why in exc.errors)) from exc
-    warnings = tuple(ImportWarning(problem.code, problem.message, problem.field) for problem in read.warnings)
+    warnings = bounded(
+        [ImportWarning(problem.code, problem.message, problem.field) for problem in read.warnings]
+    )
     plain = v.army_list_from_json(read.document)
     return ListIntake(
         document=read.document, plain=plain, warnings=warnings, source="text", catalogue=catalogue

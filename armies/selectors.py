@@ -15,6 +15,7 @@ from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, Platoon
 from armies.permissions import can_change_army_list, can_view_army_list, member_campaigns
 from armies.rosters.resolve import RosterIndex
 from armies.rosters.write import RosterIds, roster_to_rosz
+from armies.textnames import norm
 from core.errors import DomainError
 
 # The validator's view of a catalogue, and each campaign's own charts (retired or not) to add to it; and
@@ -67,13 +68,21 @@ def catalogue_for_rosters(*, made_with: tuple[str, str] | None = None) -> Catalo
 
 
 def roster_index(*, catalogue: Catalogue) -> RosterIndex:
-    """Our units by a roster's entry ids, and the captured-vehicle chart's units by name (2 queries)."""
-    rows = list(Unit.objects.filter(catalogue=catalogue).values_list("key", "source_id", "name"))
-    by_source = {key: key for key, source_id, _name in rows if not source_id}
-    by_source.update({source_id: key for key, source_id, _name in rows if source_id})
+    """Our units by a roster's entry ids and by the names a roster picks down to each (what the
+    catalogue import kept of its path), and the captured-vehicle chart's units by name (2 queries)."""
+    rows = list(
+        Unit.objects.filter(catalogue=catalogue).values_list("key", "source_id", "name", "roster_entry")
+    )
+    by_source = {key: key for key, source_id, _name, _entry in rows if not source_id}
+    by_source.update({source_id: key for key, source_id, _name, _entry in rows if source_id})
     charted = set(CapturedVehicle.objects.filter(catalogue=catalogue).values_list("unit_key", flat=True))
-    by_name = {name.casefold(): key for key, _source_id, name in rows if key in charted}
-    return RosterIndex(units_by_source=by_source, captured_by_name=by_name)
+    by_name = {name.casefold(): key for key, _source_id, name, _entry in rows if key in charted}
+    by_path: dict[tuple[str, ...], str] = {}
+    for key, _source_id, _name, entry in rows:
+        steps = entry.get("path", []) if isinstance(entry, dict) else []
+        if steps:
+            by_path.setdefault(tuple(norm(str(step.get("name", ""))) for step in steps), key)
+    return RosterIndex(units_by_source=by_source, captured_by_name=by_name, units_by_path=by_path)
 
 
 def roster_ids(*, catalogue: Catalogue, keys: Iterable[str] | None = None) -> RosterIds:

@@ -251,10 +251,13 @@ def _typed_unit(known: UnitNames, number: int, line: str) -> _Entry | None:
 
 def _trailing_cost(text: str) -> tuple[int, str] | None:
     """The AP typed after a name and the text before them, or None: "Name (15 AP)", "Name (15)",
-    "Name - 15 pts", "Name: 15", "Name 15 AP". Each character from the end is looked at once."""
+    "Name [15pts]" (as BattleScribe writes it), "Name - 15 pts", "Name: 15", "Name 15 AP". Each
+    character from the end is looked at once."""
     rest = text.rstrip()
-    closed = rest.endswith(")")
-    rest = rest.removesuffix(")").rstrip()
+    closer = rest[-1:] if rest[-1:] in (")", "]") else ""
+    closed = bool(closer)
+    rest = rest.removesuffix(closer).rstrip() if closer else rest
+    opener = "[" if closer == "]" else "("
     worded = False
     for word in _COST_WORDS:
         before = rest[: len(rest) - len(word)].rstrip()
@@ -270,7 +273,7 @@ def _trailing_cost(text: str) -> tuple[int, str] | None:
     before = rest[:start]
     name = before.rstrip()
     spaced = len(name) < len(before)
-    opened = name.endswith("(")
+    opened = name.endswith(opener)
     if opened:
         before = name[:-1]
         name = before.rstrip()

@@ -16,7 +16,7 @@ from armies.validation.types import Faction, PlatoonChart, UnitProfile
 
 __all__ = ["MAX_SENTENCES", "UnitNames", "did_you_mean", "norm", "units_named"]
 
-MAX_SENTENCES = 20  # an answer lists at most this many problems (README, "Input bounds")
+MAX_SENTENCES = limits.MAX_LISTED_PROBLEMS  # an answer lists at most this many (README, "Input bounds")
 
 
 def norm(name: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 from xml.etree import ElementTree as ET
@@ -22,7 +22,7 @@ from xml.etree import ElementTree as ET
 from armies.importers.bsxml import ZIP_MAGIC, XmlRefusedError, local, safe_xml
 from armies.validation import limits
 from armies.validation.listformat import ListFormatError
-from core.errors import DomainError
+from core.errors import DomainError, FieldProblem
 
 # The Dust 1947 game system of the BattleScribe data, and the cost type its entries are priced in.
 DUST_GAME_SYSTEM_ID = "bacf-9ebb-dbda-57d0"
@@ -43,10 +43,12 @@ __all__ = [
 
 
 class RosterError(ListFormatError):
-    """A roster the site cannot read: the sentence says why, the code says which refusal."""
+    """A roster the site cannot read: the sentence says why, the code says which refusal.
+    ``sentences`` are the faults one by one when there are several (each unit the catalogue lacks)."""
 
-    def __init__(self, code: str, reason: str, path: str = "$") -> None:
-        DomainError.__init__(self, code, reason, path)
+    def __init__(self, code: str, reason: str, path: str = "$", sentences: Sequence[str] = ()) -> None:
+        problems = [FieldProblem(path, code, sentence) for sentence in sentences]
+        DomainError.__init__(self, code, reason, path, problems=problems)
 
 
 @dataclass(frozen=True)

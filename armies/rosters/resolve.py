@@ -15,9 +15,12 @@ is which of our units), so it runs without a database. What it decides:
   so the caller's ``bloc`` is used, else it is asked for;
 - a selection keeps its id when it is an entry id of ours used once (our export writes each
   entry's id there), so a list with removed units keeps e1, e3; other units get fresh ids;
+- a selection whose id is none of our units' is matched by name (``armies.rosters.byname``) and the
+  ``roster-matched-by-name`` warning names it; a root selection no unit matches either way refuses
+  the roster (``roster-unit-unknown``), each named: a list is never made without a unit it holds;
 - AP are never taken from the roster: where its stated cost differs from the catalogue's, a
-  ``roster-cost-differs`` warning says both; a selection our catalogue does not know is named (its
-  roster name and id) in a ``roster-entry-unknown`` warning and the rest still imports.
+  ``roster-cost-differs`` warning says both, and ``roster-total-differs`` the totals; at most
+  MAX_LISTED_PROBLEMS warnings are listed, the last counting the rest.
 
 - a unit nested in another (a commissar offered by its squad, an add-on of the data) joins it.
 - the notes our export writes (``armies.rosters.notes``) give back, on a selection, the unit it
@@ -38,6 +41,7 @@ from itertools import count
 from typing import Any, TypeVar
 
 from armies.blocs import FIELDED_BLOCS, Bloc
+from armies.rosters.byname import ByName, quoted
 from armies.rosters.notes import platoon_members, read_roster_notes, read_unit_notes
 from armies.rosters.read import Roster, RosterError, RosterForce, RosterSelection
 from armies.validation import limits
@@ -46,6 +50,7 @@ from armies.validation.names import name_cleaned
 from armies.validation.types import CAPTURED_SURCHARGE, Catalogue, UnitProfile
 
 CAPTURED_FORCE = "captured vehicles"
+MORE_WARNINGS = "more-warnings"
 BUNKER_CHOICE = "bunker"
 # The points limit of a roster that sets none: the standard RtZ game's (campaign/options.py).
 DEFAULT_POINTS_LIMIT = 150
@@ -54,7 +59,7 @@ _T = TypeVar("_T")
 # MAX_ENTRIES, and a million ids leave room for every unit ever removed from it.
 _ENTRY_ID = re.compile(r"e[1-9][0-9]{0,5}")
 
-__all__ = ["ImportWarning", "ResolvedRoster", "RosterIndex", "resolve_roster"]
+__all__ = ["ImportWarning", "ResolvedRoster", "RosterIndex", "bounded", "resolve_roster"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,9 @@ class RosterIndex:
 
     units_by_source: Mapping[str, str]
     captured_by_name: Mapping[str, str] = field(default_factory=dict)
+    # The names of the entries a roster picks on the way down to each unit (the Rattlesnake inside the
+    # Bushmaster entry: ("Bushmaster", "Rattlesnake")), as compared (``armies.textnames.norm``).
+    units_by_path: Mapping[tuple[str, ...], str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,7 @@ class _Pick:
     bunker_cost: float | None  # the bunker choice's stated cost, None without one
     within: _Pick | None = None  # the unit this one is nested in (a commissar offered by its squad)
     entry_ids: list[str] = field(default_factory=list)
+    by_own_name: bool = False  # matched by its own name, not by an id nor by the names picked down to it
 
 
 def resolve_roster(
@@ -102,13 +111,31 @@ def resolve_roster(
     profiles = catalogue.unit_by_key
     warnings: list[ImportWarning] = []
     picks: list[_Pick] = []
+    by_name = ByName(catalogue, dict(index.units_by_path), with_ids=roster.shape != "roster-text")
+    unknown: list[RosterSelection] = []
+    skipped: list[tuple[str, str]] = []
     for force in roster.forces:
-        captured = force_is_captured(force)
+        match = _Match(index, by_name, force_is_captured(force), force.catalogue_name, skipped)
         for selection in force.selections:
-            found = _picks(selection, index, captured=captured)
+            found = _picks(selection, match)
             if not found:
-                warnings.extend(_unknown(pick) for pick in _innermost(selection))
+                unknown.append(selection)
             picks.extend(found)
+    if unknown:
+        by_name.refuse(unknown, lambda one: (inner.name for inner in _innermost(one)))
+    said_by_name = by_name.warning()
+    if said_by_name:
+        warnings.append(ImportWarning("roster-matched-by-name", said_by_name, "entries"))
+    warnings.extend(_total_warning(picks, profiles))  # before each entry's: a long list of them is cut
+    warnings.extend(
+        ImportWarning(
+            "roster-selection-skipped",
+            f"{quoted(unit)} holds {quoted(inside)}, which is neither a unit of this catalogue nor one of the "
+            "unit's own choices: it was not read.",
+            "entries",
+        )
+        for unit, inside in skipped
+    )
     entries: list[dict[str, Any]] = []
     fortifications: list[dict[str, Any]] = []
     kept = _kept_ids(picks)
@@ -166,7 +193,22 @@ def resolve_roster(
         "platoons": platoons,
         "fortifications": fortifications,
     }
-    return ResolvedRoster(document=document, warnings=tuple(warnings))
+    return ResolvedRoster(document=document, warnings=bounded(warnings))
+
+
+def bounded(warnings: list[ImportWarning]) -> tuple[ImportWarning, ...]:
+    """At most MAX_LISTED_PROBLEMS warnings, then one line counting the rest, as errors are."""
+    shown = (
+        warnings
+        if len(warnings) <= limits.MAX_LISTED_PROBLEMS
+        else warnings[: limits.MAX_LISTED_PROBLEMS - 1]
+    )
+    more = len(warnings) - len(shown)
+    if more:
+        shown.append(
+            ImportWarning(MORE_WARNINGS, f"And {more:,} more warning{'s' * (more != 1)} like these.", "")
+        )
+    return tuple(shown)
 
 
 def _kept_ids(picks: list[_Pick]) -> dict[int, str]:
@@ -301,45 +343,77 @@ def _check_room(count: int) -> None:
         )
 
 
-def _key(selection: RosterSelection, index: RosterIndex, *, captured: bool) -> str | None:
-    key = index.units_by_source.get(selection.catalogue_entry_id)
-    if key is None and captured:
-        key = index.captured_by_name.get(selection.name.casefold())
+@dataclass(frozen=True)
+class _Match:
+    """How a force's selections are matched: by id, then by the names picked (``ByName``); the
+    captured force's by the captured-vehicle chart's names."""
+
+    index: RosterIndex
+    by_name: ByName
+    captured: bool
+    bloc: str  # the force's catalogue's name: a name two blocs' units share is the force's bloc's
+    skipped: list[tuple[str, str]]  # (the unit's roster name, the selection inside it not read)
+
+
+def _key(selection: RosterSelection, match: _Match) -> str | None:
+    key = match.index.units_by_source.get(selection.catalogue_entry_id)
+    if key is None and match.captured:
+        key = match.index.captured_by_name.get(selection.name.casefold())
     return key
 
 
-def _picks(selection: RosterSelection, index: RosterIndex, *, captured: bool) -> list[_Pick]:
+def _picks(selection: RosterSelection, match: _Match) -> list[_Pick]:
     """The units in a root selection's subtree; the root's own cost goes to the first of them."""
-    found = list(_walk(selection, index, captured=captured))
+    found = list(_walk(selection, match, (selection.name,)))
     if found:
         claimed = sum(pick.stated for pick in found)
         found[0].stated += selection.subtree_cost() - claimed
     return found
 
 
-def _walk(selection: RosterSelection, index: RosterIndex, *, captured: bool) -> Iterator[_Pick]:
-    key = _key(selection, index, captured=captured)
-    if (
-        key is not None
-        and captured
-        and any(_key(child, index, captured=True) for child in selection.selections)
-    ):
+def _walk(selection: RosterSelection, match: _Match, path: tuple[str, ...]) -> Iterator[_Pick]:
+    captured = match.captured
+    key = _key(selection, match)
+    if key is not None and captured and any(_key(child, match) for child in selection.selections):
         key = None  # a captured vehicle picked inside a group: the pick is the unit, not the group
+    if key is None and not captured:
+        key = match.by_name.by_path(path)
+    by_child = [(child, list(_walk(child, match, (*path, child.name)))) for child in selection.selections]
+    inner = [pick for _child, picks in by_child for pick in picks]
+    # By its own name only where what is inside it was matched so too (a commissar its squad offers):
+    # a group entry whose pick is matched by id or by the names down to it (the Bushmaster entry
+    # holding the Rattlesnake) is no unit, whatever its name.
+    by_own_name = (
+        key is None
+        and not captured
+        and all(pick.by_own_name for pick in inner)
+        and selection.name.casefold() != BUNKER_CHOICE
+    )
+    if by_own_name:
+        key = match.by_name.by_name(selection.name, match.bloc)
+    if key is not None or inner:
+        # A unit's own choices (its weapons and options: upgrades, its Bunker) are read with it; a
+        # model or unit inside it, or beside the unit a group holds, that is none of ours is named,
+        # never dropped unsaid (a root selection holding no unit at all refuses the roster instead).
+        match.skipped.extend(
+            (selection.name, child.name)
+            for child, picks in by_child
+            if not picks and child.type != "upgrade" and child.name.casefold() != BUNKER_CHOICE
+        )
     if key is None:
-        for child in selection.selections:
-            yield from _walk(child, index, captured=captured)
+        yield from inner
         return
-    inner = [pick for child in selection.selections for pick in _walk(child, index, captured=captured)]
     bunker = next(
         (
             child
             for child in selection.selections
-            if child.name.casefold() == BUNKER_CHOICE and _key(child, index, captured=captured) is None
+            if child.name.casefold() == BUNKER_CHOICE and _key(child, match) is None
         ),
         None,
     )
     stated = selection.subtree_cost() - sum(pick.stated for pick in inner)
     unit = _Pick(key, selection, captured, stated, bunker.subtree_cost() if bunker else None)
+    unit.by_own_name = by_own_name
     for nested in inner:
         nested.within = nested.within or unit
     yield unit
@@ -359,24 +433,35 @@ def _cost_warning(pick: _Pick, profile: UnitProfile) -> Iterator[ImportWarning]:
         )
 
 
+def _total_warning(picks: list[_Pick], profiles: Mapping[str, UnitProfile]) -> Iterator[ImportWarning]:
+    """The roster's units in all against the catalogue's prices, where any entry's cost differs."""
+    stated = sum(pick.stated - (pick.bunker_cost or 0) for pick in picks)
+    priced = sum(
+        (profiles[pick.key].ap + (CAPTURED_SURCHARGE if pick.captured else 0)) * pick.selection.number
+        for pick in picks
+    )
+    if abs(stated - priced) >= 0.5:
+        yield ImportWarning(
+            "roster-total-differs",
+            f"In all, the roster says {stated:g} AP for its units, this catalogue prices them at {priced} AP: "
+            "the list is priced by the catalogue (the roster was made with other costs, perhaps an older "
+            "revision of the data).",
+            "entries",
+        )
+
+
 def _innermost(selection: RosterSelection) -> Iterator[RosterSelection]:
     """The picks a selection holds, innermost first-class ones: a group's entry names the unit picked
-    inside it, and a unit's own choices (its Bunker) are not picks."""
-    inner = [child for child in selection.selections if child.name.casefold() != BUNKER_CHOICE]
+    inside it, and a unit's own choices (its Bunker, its weapons: upgrades) are not picks."""
+    inner = [
+        child
+        for child in selection.selections
+        if child.name.casefold() != BUNKER_CHOICE and child.type != "upgrade"
+    ]
     if not inner:
         yield selection
     for child in inner:
         yield from _innermost(child)
-
-
-def _unknown(selection: RosterSelection) -> ImportWarning:
-    name = limits.excerpt(selection.name or "(no name)")
-    return ImportWarning(
-        "roster-entry-unknown",
-        f"The catalogue has no unit for the roster's {name} (entry id {limits.excerpt(selection.entry_id)}): "
-        "it was left out.",
-        "entries",
-    )
 
 
 def _bloc(roster: Roster, picks: list[_Pick], profiles: Mapping[str, UnitProfile], asked: str | None) -> str:

@@ -59,6 +59,10 @@ MAX_JSON_NUMBER_DIGITS = 100
 
 # An error message quotes at most this much of what was sent.
 EXCERPT_LENGTH = 40
+# An answer lists at most this many problems, errors and warnings alike (a list's format errors, the
+# sentences of a list typed as text, a roster's import warnings), then one line counting the rest
+# ("and 2,979 more"): a file of thousands of faults gets an answer of a few kilobytes.
+MAX_LISTED_PROBLEMS = 20
 
 
 def excerpt(value: object, limit: int = EXCERPT_LENGTH) -> str:

@@ -77,7 +77,7 @@ class ListFormatError(DomainError, ValueError):
 
 
 # A document with hundreds of problems is reported by its first ones.
-MAX_REPORTED_ERRORS = 20
+MAX_REPORTED_ERRORS = limits.MAX_LISTED_PROBLEMS
 
 # Arrays the schema bounds, checked by length before the schema looks inside them,
 # so an absurd document is refused at once instead of item by item.

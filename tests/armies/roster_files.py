@@ -178,3 +178,76 @@ def new_recruit(xml: bytes) -> str:
 
 def data_present() -> bool:
     return Path(BSDATA_DIR).is_dir()
+
+
+def ids_stripped(xml: bytes, *, other_revision: bool = False) -> bytes:
+    """The same roster with no entry ids (a roster made by hand), or with ids no catalogue of ours has
+    (``other_revision``: the data's ids changed): its selections name their units by name alone."""
+    root = ET.fromstring(xml)  # noqa: S314 - written by roster_xml
+    for number, element in enumerate(root.iter()):
+        if local(element.tag) == "selection":
+            if other_revision:
+                element.set("entryId", f"0000-other-revision-{number}")
+            else:
+                element.attrib.pop("entryId", None)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def _subtree(element: ET.Element) -> float:
+    """A roster selection's cost with its children's, as share texts print it."""
+    own = sum(
+        float(cost.get("value", "0"))
+        for holder in element
+        if local(holder.tag) == "costs"
+        for cost in holder
+        if cost.get("typeId") == "points"
+    )
+    return own + sum(_subtree(child) for child in _children(element))
+
+
+def _children(element: ET.Element) -> list[ET.Element]:
+    return [child for holder in element if local(holder.tag) == "selections" for child in holder]
+
+
+def _said(element: ET.Element, cost: bool = True) -> str:
+    number = int(element.get("number", "1"))
+    name = f"{number}x {element.get('name', '')}" if number > 1 else element.get("name", "")
+    return f"{name} [{_subtree(element):g}pts]" if cost else name
+
+
+def _lines(element: ET.Element, shape: str, depth: int) -> list[str]:
+    children = _children(element)
+    choices = [child for child in children if not _children(child)]
+    inner = [child for child in children if _children(child)]
+    if shape == "indented":
+        lines = [f"{'    ' * depth}+ {_said(element, cost=depth == 0)}"]
+        return lines + [line for child in children for line in _lines(child, shape, depth + 1)]
+    marker = "" if depth == 0 else (". " * depth if shape == "battlescribe" else "• ")
+    said = _said(element, cost=depth == 0 or shape == "new-recruit")
+    line = f"{marker}{said}" + (f": {', '.join(_said(c, cost=False) for c in choices)}" if choices else "")
+    return [line] + [line for child in inner for line in _lines(child, shape, depth + 1)]
+
+
+def share_text(xml: bytes, shape: str) -> str:
+    """A roster as BattleScribe ("battlescribe") or New Recruit ("new-recruit") share it as text, or
+    written one unit a line with its selections indented under it ("indented"): the shapes of
+    docs/army-list-format.md, "Rosters shared as text"."""
+    root = ET.fromstring(xml)  # noqa: S314 - written by roster_xml
+    forces = [element for element in root.iter() if local(element.tag) == "force"]
+    total = sum(_subtree(unit) for force in forces for unit in _children(force))
+    lines: list[str] = []
+    if shape == "new-recruit":
+        lines += [f"{forces[0].get('catalogueName')} - {root.get('name')} - [{total:g}pts]", ""]
+    for force in forces:
+        units = _children(force)
+        spent = sum(_subtree(unit) for unit in units)
+        if shape == "battlescribe":
+            heading = f"++ {force.get('name')} ({force.get('catalogueName')}) [{spent:g}pts] ++"
+            lines += [heading, "", "+ Units +", ""]
+        elif shape == "new-recruit":
+            lines += [f"## {force.get('name')} [{spent:g}pts]", f"### Units [{spent:g}pts]"]
+        for unit in units:
+            lines += [*_lines(unit, shape, 0), ""]
+    if shape == "battlescribe":
+        lines += [f"++ Total: [{total:g}pts] ++", "", "Created with BattleScribe (https://battlescribe.net)"]
+    return "\n".join(lines) + "\n"

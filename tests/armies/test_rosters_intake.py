@@ -129,7 +129,7 @@ def test_the_import_endpoint_takes_a_new_recruit_export_and_gives_the_warnings_c
     assert response.status_code == 201, response.json()
     body = response.json()
     assert [e["unit"] for e in body["content"]["entries"]] == list(UNITS)
-    assert [w["code"] for w in body["warnings"]] == ["roster-cost-differs"]
+    assert [w["code"] for w in body["warnings"]] == ["roster-total-differs", "roster-cost-differs"]
     assert body["catalogue"] == real_catalogue.pk
 
 

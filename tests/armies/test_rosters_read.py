@@ -83,12 +83,16 @@ def test_it_warns_per_entry_when_the_roster_states_another_cost(real_catalogue):
 
     intake = list_read(data=xml)
 
-    assert [w.code for w in intake.warnings] == ["roster-cost-differs"]
-    assert "Rattlesnake: the roster says 17 AP, the catalogue 8" in intake.warnings[0].message
+    assert [w.code for w in intake.warnings] == ["roster-total-differs", "roster-cost-differs"]
+    assert (
+        "the roster says 17 AP for its units, this catalogue prices them at 8 AP"
+        in intake.warnings[0].message
+    )
+    assert "Rattlesnake: the roster says 17 AP, the catalogue 8" in intake.warnings[1].message
     assert intake.document["entries"][0]["unit"] == "allies.rattlesnake"
 
 
-def test_it_names_an_unknown_entry_and_imports_the_rest(real_catalogue):
+def test_it_matches_an_entry_of_an_unknown_id_by_its_name_and_says_so(real_catalogue):
     emma = pick("Mercenaries", "Emma")
     xml = roster_xml(
         [("Main Bloc", "Allies", [pick("Allies", "Rattlesnake")]), ("Main Bloc", "Mercenaries", [emma])]
@@ -97,11 +101,30 @@ def test_it_names_an_unknown_entry_and_imports_the_rest(real_catalogue):
 
     intake = list_read(data=xml)
 
-    assert [e["unit"] for e in intake.document["entries"]] == ["allies.rattlesnake"]
+    assert [e["unit"] for e in intake.document["entries"]] == ["allies.rattlesnake", "mercenaries.emma"]
     (warning,) = intake.warnings
-    assert warning.code == "roster-entry-unknown"
-    assert "'Emma'" in warning.message
-    assert "0000-not-in-the-catalogue" in warning.message
+    assert warning.code == "roster-matched-by-name"
+    assert "matched by name: Emma." in warning.message
+    assert "0000-not-in-the-catalogue" not in warning.message
+
+
+def test_it_refuses_an_entry_it_knows_neither_by_id_nor_by_name_naming_it(real_catalogue):
+    emma = pick("Mercenaries", "Emma")
+    xml = roster_xml(
+        [("Main Bloc", "Allies", [pick("Allies", "Rattlesnake")]), ("Main Bloc", "Mercenaries", [emma])]
+    )
+    xml = xml.replace(emma.chain[-1].get("id", "").encode(), b"0000-not-in-the-catalogue")
+    xml = xml.replace(b'name="Emma"', b'name="Emmma"')
+
+    with pytest.raises(RosterError) as refused:
+        list_read(data=xml)
+
+    assert refused.value.code == "roster-unit-unknown"
+    assert refused.value.message == (
+        'The catalogue has no unit "Emmma", neither by the roster\'s id nor by name: the list would be '
+        "incomplete without it. Did you mean Emma?"
+    )
+    assert "0000" not in refused.value.message
 
 
 def test_it_joins_a_commissar_to_the_squad_that_offers_it(real_catalogue):

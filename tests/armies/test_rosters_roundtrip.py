@@ -17,7 +17,7 @@ from armies import selectors
 from armies import validation as v
 from armies.list_intake import list_read
 from armies.models import ArmyList, Catalogue
-from armies.rosters import RosterIndex, notes, resolve_roster, roster_from_bytes
+from armies.rosters import RosterError, RosterIndex, notes, resolve_roster, roster_from_bytes
 from armies.services import army_lists as lists
 from armies.validation import limits
 from tests.armies.roster_files import NS, pick, roster_xml
@@ -198,10 +198,11 @@ def test_it_takes_the_newest_catalogue_when_the_one_named_is_gone(real_catalogue
     rosz = selectors.army_list_rosz(army_list=army_list, filename="gone.ros")
     Catalogue.objects.filter(pk=real_catalogue.pk).update(version="gone")
 
-    intake = list_read(data=rosz)
+    with pytest.raises(RosterError) as refused:  # the newest catalogue has no units: none is dropped
+        list_read(data=rosz)
 
-    assert intake.catalogue == newer_catalogue
-    assert [warning.code for warning in intake.warnings] == ["roster-entry-unknown"]
+    assert refused.value.code == "roster-unit-unknown"
+    assert '"Field Phaser"' in refused.value.message
 
 
 # --------------------------------------------------------------------------- what the notes and groups may say
@@ -210,7 +211,7 @@ def test_it_takes_the_newest_catalogue_when_the_one_named_is_gone(real_catalogue
 PLAIN = v.Catalogue(name="Plain", version="1", blocs=("Allies",))
 
 
-def test_it_names_the_unknown_pick_inside_a_group_not_the_group():
+def test_it_refuses_an_unknown_group_naming_the_picks_inside_it():
     xml = f"""<roster xmlns="{NS}" name="r" gameSystemId="bacf-9ebb-dbda-57d0"><forces>
       <force name="Main Bloc" catalogueName="Allies"><selections>
         <selection id="g1" name="Bushmaster" entryId="group-1"><selections>
@@ -220,13 +221,15 @@ def test_it_names_the_unknown_pick_inside_a_group_not_the_group():
         </selections></selection>
       </selections></force></forces></roster>""".encode()
 
-    resolved = resolve_roster(roster_from_bytes(xml), PLAIN, RosterIndex(units_by_source={}), bloc="Allies")
+    with pytest.raises(RosterError) as refused:
+        resolve_roster(roster_from_bytes(xml), PLAIN, RosterIndex(units_by_source={}), bloc="Allies")
 
-    messages = [warning.message for warning in resolved.warnings if warning.code == "roster-entry-unknown"]
-    assert len(messages) == 2
-    assert "'Ghost Walker' (entry id 'group-1::ghost-1')" in messages[0]
-    assert "'Spectre' (entry id 'group-1::ghost-2')" in messages[1]
-    assert not any("Bushmaster" in message for message in messages)
+    assert refused.value.code == "roster-unit-unknown"
+    assert refused.value.message == (
+        'The catalogue has no unit "Bushmaster" (picked in it: "Ghost Walker" and "Spectre"), neither by '
+        "the roster's id nor by name: the list would be incomplete without it."
+    )
+    assert "group-1" not in refused.value.message
 
 
 def test_it_keeps_no_more_platoons_and_fortifications_than_a_list_holds(real_catalogue):

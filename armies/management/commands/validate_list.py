@@ -82,6 +82,8 @@ class Command(BaseCommand):
                 what = "a list: its text names no unit of the catalogue on some lines"
             if exc.code == "roster-bloc-missing":
                 what = "a roster with a bloc (choose one with --bloc)"
+            if exc.code == "roster-unit-unknown":
+                what = "a whole list of the catalogue's units (the roster holds units it does not have)"
             raise CommandError(f"the file is not {what}", returncode=2) from exc
         except selectors.CatalogueMissingError as exc:
             raise CommandError(f"{exc} (import a catalogue first)", returncode=2) from exc
