@@ -80,6 +80,16 @@ def can_enter_chart_into(user: Actor, catalogue: Catalogue, campaign_id: int | N
     return campaign_id in chart_campaigns(user, catalogue.pk)
 
 
+def can_see_platoon_chart(user: Actor, chart: PlatoonChart) -> bool:
+    """The whole catalogue's charts are everyone's; a campaign's own are seen by staff and by its organisers
+    and players alone (to anyone else it is as if it did not exist: a 404, never a 403)."""
+    if chart.campaign_id is None or (user.is_authenticated and user.is_staff):
+        return True
+    return chart.campaign_id in member_campaigns(
+        user.pk if user.is_authenticated else None, chart.catalogue_id
+    )
+
+
 def can_retire_platoon_chart(user: Actor, chart: PlatoonChart) -> bool:
     """Staff retire any chart; a campaign's organisers retire the charts entered for their campaign."""
     if not user.is_authenticated:
