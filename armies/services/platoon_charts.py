@@ -171,9 +171,11 @@ def platoon_charts_export(*, catalogue: Catalogue, campaign_ids: Iterable[int] =
     other campaign's own) as a JSON catalogue document (no units: they are the catalogue's). Retired charts
     are left out: imported elsewhere they would be offered again."""
     scope = Q(campaign__isnull=True) | Q(campaign_id__in=tuple(campaign_ids))
-    rows = PlatoonChart.objects.filter(
-        scope, catalogue=catalogue, entered=True, retired_at__isnull=True
-    ).order_by("bloc", "name", "key")
+    found = PlatoonChart.objects.filter(scope, catalogue=catalogue, entered=True, retired_at__isnull=True)
+    # One chart a key, as the format wants: a campaign's own over the whole catalogue's (what its lists see),
+    # of two campaigns' the later campaign's.
+    by_key = {row.key: row for row in found.order_by(F("campaign_id").asc(nulls_first=True), "pk")}
+    rows = sorted(by_key.values(), key=lambda row: (row.bloc, row.name, row.key))
     return write_json_catalogue(
         ParsedCatalogue(
             name=f"{catalogue.name} {catalogue.version}"[: limits.CHART_NAME_MAX_LENGTH],

@@ -241,3 +241,17 @@ def test_the_page_retire_of_a_chart_one_may_not_see_is_not_found(client, open_ca
     assert answer.status_code == 404
     row.refresh_from_db()
     assert row.retired_at is None
+
+
+def test_an_export_holds_one_chart_a_key_and_imports_again(api_as, open_campaign, organiser, staff):
+    catalogue = open_campaign.catalogue
+    enter(api_as, organiser, catalogue, chart("Our Raiders"))
+    enter(api_as, staff, catalogue, chart("Everyone's Raiders"))
+
+    document = api_as(organiser).get(url(catalogue, "export")).json()
+    cache.clear()
+    again = api_as(organiser).post(url(catalogue, "import"), document, format="json")
+
+    assert [c["name"] for c in document["platoon_charts"] if c["key"] == KEY] == ["Our Raiders"]
+    assert again.status_code == 200, again.json()
+    assert "Our Raiders" in again.json()["unchanged"]
