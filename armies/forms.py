@@ -261,7 +261,7 @@ class ListDocumentForm(forms.Form):
                 label="For a campaign",
                 required=False,
                 choices=[
-                    ("", "None: the platoon charts the catalogue offers to everyone"),
+                    ("", "No campaign"),
                     *((str(pk), name) for pk, (name, _) in self.campaigns.items()),
                 ],
                 help_text="A campaign you take part in: its own platoon charts are read too, and the list "
