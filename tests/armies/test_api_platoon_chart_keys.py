@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from armies import selectors
 from armies.models import Catalogue, PlatoonChart
+from armies.services.demo import demo_catalogue_load
 from campaign.models import Campaign
 from tests.armies.test_api_platoon_charts import CHART
 from tests.factories import ArmyListFactory, CampaignFactory, EnrolmentFactory, UserFactory
@@ -255,3 +256,27 @@ def test_an_export_holds_one_chart_a_key_and_imports_again(api_as, open_campaign
     assert [c["name"] for c in document["platoon_charts"] if c["key"] == KEY] == ["Our Raiders"]
     assert again.status_code == 200, again.json()
     assert "Our Raiders" in again.json()["unchanged"]
+
+
+def test_a_catalogue_import_brings_a_key_a_campaign_already_uses(open_campaign):
+    """Staff's data is not held back by a campaign's key: the import keeps both, and the campaign's lists
+    keep seeing their own."""
+    catalogue = open_campaign.catalogue
+    wide = PlatoonChart.objects.get(catalogue=catalogue, key="ssu.volga-shock-platoon")
+    wide.delete()  # as if the data brought it only now
+    PlatoonChart.objects.create(
+        catalogue=catalogue, key=wide.key, name="Our Shock Platoon", bloc="SSU", entered=True,
+        slots=wide.slots, campaign=open_campaign,
+    )  # fmt: skip
+
+    again = demo_catalogue_load()
+
+    assert again.pk == catalogue.pk
+    rows = PlatoonChart.objects.filter(catalogue=catalogue, key=wide.key)
+    assert sorted((row.campaign_id or 0, row.name) for row in rows) == [
+        (0, wide.name),
+        (open_campaign.pk, "Our Shock Platoon"),
+    ]
+    assert not [issue for issue in again.import_report if issue.get("what") == "chart-key-taken"]
+    seen = selectors.catalogue_for_validation(catalogue=again, campaign_ids=(open_campaign.pk,))
+    assert seen.chart_by_key[wide.key].name == "Our Shock Platoon"
