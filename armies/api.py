@@ -7,6 +7,7 @@ existence does not leak.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
@@ -29,7 +30,7 @@ from armies import validation as v
 from armies.blocs import BLOC_CHOICES
 from armies.list_intake import ListIntake, list_read
 from armies.models import ArmyList, Catalogue, CatalogueImport
-from armies.permissions import can_import_catalogue
+from armies.permissions import campaigns_for_lists, can_import_catalogue
 from armies.services import army_lists as lists
 from armies.services.catalogue_import import MAX_UPLOAD_FILES, catalogue_import_start
 from armies.validation import limits
@@ -222,10 +223,12 @@ _LIST_HELP = (
 _BLOC_HELP = "the bloc a roster of mercenaries alone fights for (a roster does not say it)"
 
 
-def read_list(data: Any, *, catalogue: Catalogue | None, bloc: str | None) -> ListIntake:
+def read_list(
+    data: Any, *, catalogue: Catalogue | None, bloc: str | None, campaign_ids: tuple[int, ...] = ()
+) -> ListIntake:
     """Any list a request sends, read as the pages read it; errors are nested under ``list``."""
     try:
-        return list_read(data=data, catalogue=catalogue, bloc=bloc)
+        return list_read(data=data, catalogue=catalogue, bloc=bloc, campaign_ids=campaign_ids)
     except v.ListFormatError as exc:
         if exc.field == "bloc":  # the roster's own bloc is missing: the request's bloc field is asked for
             raise
@@ -234,6 +237,13 @@ def read_list(data: Any, *, catalogue: Catalogue | None, bloc: str | None) -> Li
 
 class ArmyListImportInput(serializers.Serializer[Any]):
     catalogue = serializers.PrimaryKeyRelatedField(queryset=Catalogue.objects.all(), required=False)
+    campaign = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        help_text="A campaign the caller organises or plays in (its id): the list is read with that "
+        "campaign's own platoon charts too, against its catalogue when none is given.",
+    )
     list = ArmyListDocumentField(help_text=_LIST_HELP)
     bloc = serializers.ChoiceField(choices=BLOC_CHOICES, required=False, help_text=_BLOC_HELP)
 
@@ -249,6 +259,22 @@ class ArmyListImportOutput(ArmyListOutput):
         return [warning.to_dict() for warning in self.context.get("warnings", ())]
 
 
+def _for_campaign(request: Request, data: Mapping[str, Any]) -> tuple[Catalogue | None, tuple[int, ...]]:
+    """The catalogue asked for (else the campaign's) and the campaign a list is read for, one the caller
+    takes part in: any other id, existing or not, is refused in the same words."""
+    catalogue: Catalogue | None = data.get("catalogue")
+    pk = data.get("campaign")
+    if pk is None:
+        return catalogue, ()
+    found = campaigns_for_lists(request.user).get(pk)
+    if found is None:
+        raise ValidationError({"campaign": ["you organise or play in no campaign of this id"]})
+    name, catalogue_id = found
+    if catalogue is not None and catalogue.pk != catalogue_id:
+        raise ValidationError({"campaign": [f"{name} is played with another catalogue"]})
+    return catalogue or Catalogue.objects.filter(pk=catalogue_id).first(), (pk,)
+
+
 class ArmyListImportApi(APIView):
     @extend_schema(
         request=ArmyListImportInput, responses={201: ArmyListImportOutput}, operation_id="army_lists_import"
@@ -256,17 +282,15 @@ class ArmyListImportApi(APIView):
     def post(self, request: Request) -> Response:
         data = ArmyListImportInput(data=request.data)
         data.is_valid(raise_exception=True)
+        chosen, campaign_ids = _for_campaign(request, data.validated_data)
         intake = read_list(
             data.validated_data["list"],
-            catalogue=data.validated_data.get("catalogue"),
+            catalogue=chosen,
             bloc=data.validated_data.get("bloc"),
+            campaign_ids=campaign_ids,
         )
         document = intake.document
-        catalogue = (
-            data.validated_data.get("catalogue")
-            or intake.catalogue
-            or selectors.catalogue_for_list_document(document=document)
-        )
+        catalogue = chosen or intake.catalogue or selectors.catalogue_for_list_document(document=document)
         if catalogue is None:
             raise ValidationError({"catalogue": ["no catalogue has been imported yet"]})
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
@@ -22,6 +23,7 @@ from armies.permissions import (
     can_enter_chart_into,
     can_enter_platoon_chart,
     can_retire_platoon_chart,
+    can_see_platoon_chart,
     chart_campaigns,
     member_campaigns,
 )
@@ -66,6 +68,13 @@ CAMPAIGN_HELP = (
     "The campaign the chart is for (its id): its lists alone may claim it, and it counts against that "
     "campaign's own bound. Left out: the whole catalogue (staff only), or the one campaign the caller organises "
     "on the catalogue."
+)
+
+
+RETIRE_HELP = (
+    "The campaign whose chart of this key to retire (its id): a key is unique within the whole catalogue's "
+    "charts and within each campaign's. Left out: the whole catalogue's chart for staff, else the caller's "
+    "campaign's."
 )
 
 
@@ -194,12 +203,44 @@ class PlatoonChartsApi(APIView):
         return Response(ChartOutput(row).data, status=status.HTTP_201_CREATED)
 
 
+def _chart_to_retire(request: Request, catalogue: Catalogue, key: str) -> PlatoonChart:
+    """The chart of ``key`` among those the caller may see (a key is unique within its scope only): the
+    campaign's named by ``?campaign=``, else the whole catalogue's for staff, else the one of the caller's
+    campaigns'. A chart the caller may not see is a 404, as one that does not exist."""
+    where = CampaignQuery(data=request.query_params)
+    where.is_valid(raise_exception=True)
+    campaign_id = where.validated_data.get("campaign")
+    rows = PlatoonChart.objects.filter(catalogue=catalogue, key=key).order_by("pk")
+    if campaign_id is not None:
+        rows = rows.filter(campaign_id=campaign_id)
+    elif request.user.is_staff:
+        rows = rows.filter(campaign__isnull=True)
+    seen = [row for row in rows[:50] if can_see_platoon_chart(request.user, row)]
+    if not campaign_id and not request.user.is_staff and len(seen) > 1:
+        organised = chart_campaigns(request.user, catalogue.pk)
+        seen = [row for row in seen if row.campaign_id in organised] or seen
+    if not seen:
+        raise Http404("no such platoon chart")
+    if len(seen) > 1:
+        raise DomainError(
+            "campaign-needed",
+            "more than one chart you may see has this key: say which campaign's chart to retire",
+            "campaign",
+        )
+    return seen[0]
+
+
 class PlatoonChartRetireApi(APIView):
-    @extend_schema(request=None, responses={200: ChartOutput}, operation_id="platoon_chart_retire")
+    @extend_schema(
+        request=None,
+        responses={200: ChartOutput},
+        operation_id="platoon_chart_retire",
+        parameters=[OpenApiParameter("campaign", int, required=False, description=RETIRE_HELP)],
+    )
     def post(self, request: Request, catalogue_id: int, key: str) -> Response:
         """Retire a chart (staff, or its campaign's organisers): no longer offered for new claims; registered
         snapshots keep it."""
-        chart = get_object_or_404(PlatoonChart, catalogue=_catalogue(catalogue_id), key=key)
+        chart = _chart_to_retire(request, _catalogue(catalogue_id), key)
         if not can_retire_platoon_chart(request.user, chart):
             raise PermissionDenied(
                 "staff retire charts, and a campaign's organisers the charts of their campaign"

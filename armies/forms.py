@@ -16,6 +16,7 @@ from armies import validation as v
 from armies.blocs import BLOC_CHOICES
 from armies.list_intake import ListTextError, TextListError, list_read
 from armies.models import ArmyList, Catalogue, UnitType
+from armies.permissions import campaigns_for_lists
 from armies.selectors import CatalogueMissingError
 from armies.services.catalogue_import import MAX_UPLOAD_FILES
 from armies.validation import limits
@@ -249,9 +250,47 @@ class ListDocumentForm(forms.Form):
         widget=forms.TextInput(attrs={"maxlength": limits.CATALOGUE_VERSION_MAX_LENGTH}),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.format_errors: list[tuple[str, str]] = []
+        # The campaigns the importer takes part in (the import page passes ``user``): a list read for one
+        # sees that campaign's own platoon charts too. Offered only to someone in a campaign.
+        self.campaigns = campaigns_for_lists(user) if user is not None else {}
+        if self.campaigns:
+            field = forms.ChoiceField(
+                label="For a campaign",
+                required=False,
+                choices=[
+                    ("", "No campaign"),
+                    *((str(pk), name) for pk, (name, _) in self.campaigns.items()),
+                ],
+                help_text="A campaign you take part in: its own platoon charts are read too, and the list "
+                "is matched against its catalogue.",
+            )
+            fields = list(self.fields.items())
+            at = [name for name, _ in fields].index("catalogue") + 1
+            self.fields = dict([*fields[:at], ("campaign", field), *fields[at:]])  # type: ignore[assignment]
+
+    def _campaign_ids(self, cleaned: dict[str, Any]) -> tuple[int, ...]:
+        """The campaign chosen (its id alone), its catalogue taken when none was chosen."""
+        chosen = cleaned.get("campaign")
+        if not chosen:
+            return ()
+        name, catalogue_id = self.campaigns[int(chosen)]
+        catalogue = cleaned.get("catalogue")
+        if catalogue is None:
+            cleaned["catalogue"] = Catalogue.objects.filter(pk=catalogue_id).first()
+        elif catalogue.pk != catalogue_id:
+            self.add_error(
+                "campaign",
+                forms.ValidationError(
+                    f"{name} is played with another catalogue: choose that one, or leave the catalogue "
+                    "for the campaign to choose.",
+                    code="campaign-catalogue",
+                ),
+            )
+            return ()
+        return (int(chosen),)
 
     @property
     def document_fields(self) -> list[forms.BoundField]:
@@ -306,7 +345,7 @@ class ListDocumentForm(forms.Form):
             self._show_text(raw)
         if isinstance(data, str) and not data.strip():
             raise forms.ValidationError("Paste a list or choose a file.", code="list-missing")
-        self._read_list(cleaned, data)
+        self._read_list(cleaned, data, self._campaign_ids(cleaned))
         return cleaned
 
     def _show_text(self, raw: bytes) -> None:
@@ -319,10 +358,13 @@ class ListDocumentForm(forms.Form):
         data["text"] = text
         self.data = data
 
-    def _read_list(self, cleaned: dict[str, Any], data: bytes | str) -> None:
+    def _read_list(self, cleaned: dict[str, Any], data: bytes | str, campaign_ids: tuple[int, ...]) -> None:
         try:
             intake = list_read(
-                data=data, catalogue=cleaned.get("catalogue"), bloc=cleaned.get("bloc") or None
+                data=data,
+                catalogue=cleaned.get("catalogue"),
+                bloc=cleaned.get("bloc") or None,
+                campaign_ids=campaign_ids,
             )
         except CatalogueMissingError as exc:
             raise forms.ValidationError("No catalogue has been imported yet", code=exc.code) from exc

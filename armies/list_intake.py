@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,20 +81,23 @@ class ListIntake:
 
 def list_read(
     *, data: bytes | str | Mapping[str, Any] | list[Any], catalogue: Catalogue | None = None,
-    bloc: str | None = None,
+    bloc: str | None = None, campaign_ids: Iterable[int] = (),
 ) -> ListIntake:  # fmt: skip
-    """Read any list a user gives. Raises ``ListFormatError`` (a ``RosterError`` for a roster, with
+    """Read any list a user gives, seeing the platoon charts of the whole catalogue and those of
+    ``campaign_ids`` (the campaign a list is imported for, one the importer takes part in: the caller
+    checks that; never another's). Raises ``ListFormatError`` (a ``RosterError`` for a roster, with
     its own code) with a sentence for what cannot be read, ``CatalogueMissingError`` when a roster
     has no catalogue to be matched against. ``bloc`` is the bloc a mercenaries-only roster fights
     for, when the caller knows it (the form, the campaign); without it such a roster is refused
     with ``roster-bloc-missing``, naming the choice."""
+    campaigns = tuple(campaign_ids)
     if isinstance(data, Mapping | list):
-        return _from_json(data, catalogue, bloc)
+        return _from_json(data, catalogue, bloc, campaigns)
     if isinstance(data, str):
         data = _base64_zip(data) or data
     if isinstance(data, bytes):
         if is_zip(data):
-            return _from_roster(roster_from_bytes(data), catalogue, bloc)
+            return _from_roster(roster_from_bytes(data), catalogue, bloc, campaigns)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -111,18 +114,18 @@ def list_read(
         except RosterError as exc:
             if exc.code not in _NOT_WELL_FORMED:
                 raise
-            return _plain_text(text, catalogue, bloc, instead_of=exc)  # "<3 my list"
-        return _from_roster(roster, catalogue, bloc)
+            return _plain_text(text, catalogue, bloc, campaigns, instead_of=exc)  # "<3 my list"
+        return _from_roster(roster, catalogue, bloc, campaigns)
     if start in ("{", "["):
         if len(text) > limits.MAX_DOCUMENT_BYTES and '"roster"' in text[:200]:
             # A New Recruit export repeats every card's text: it may be larger than a list of ours.
-            return _from_json(_large_json(text), catalogue, bloc)
+            return _from_json(_large_json(text), catalogue, bloc, campaigns)
         try:
             document = _json_text(text)
         except ListTextError as exc:
-            return _plain_text(text, catalogue, bloc, instead_of=exc)  # "[Allies]\nRanger Squad"
-        return _from_json(document, catalogue, bloc)
-    return _plain_text(text, catalogue, bloc)
+            return _plain_text(text, catalogue, bloc, campaigns, instead_of=exc)  # "[Allies]\nRanger Squad"
+        return _from_json(document, catalogue, bloc, campaigns)
+    return _plain_text(text, catalogue, bloc, campaigns)
 
 
 # A roster's refusals for XML that is not well-formed (or cut short): the text may be a list typed by hand.
@@ -130,7 +133,12 @@ _NOT_WELL_FORMED = frozenset({"roster-unreadable", "roster-truncated"})
 
 
 def _plain_text(
-    text: str, catalogue: Catalogue | None, bloc: str | None, *, instead_of: v.ListFormatError | None = None
+    text: str,
+    catalogue: Catalogue | None,
+    bloc: str | None,
+    campaigns: tuple[int, ...] = (),
+    *,
+    instead_of: v.ListFormatError | None = None,
 ) -> ListIntake:
     """Read a list typed as text. ``instead_of`` is the refusal of the document the text starts like
     (XML, JSON) but is not a well-formed one of: raised instead when the text is no typed list either."""
@@ -146,7 +154,7 @@ def _plain_text(
         if instead_of is not None:
             raise instead_of
         raise selectors.CatalogueMissingError("no catalogue imported yet")
-    plain_catalogue = selectors.catalogue_for_validation(catalogue=catalogue)
+    plain_catalogue = selectors.catalogue_for_validation(catalogue=catalogue, campaign_ids=campaigns)
     try:
         read = read_text_list(
             text,
@@ -197,14 +205,18 @@ def _base64_zip(text: str) -> bytes | None:
         return None
 
 
-def _from_json(data: Any, catalogue: Catalogue | None, bloc: str | None) -> ListIntake:
+def _from_json(
+    data: Any, catalogue: Catalogue | None, bloc: str | None, campaigns: tuple[int, ...] = ()
+) -> ListIntake:
     if isinstance(data, Mapping) and "roster" in data and "format" not in data:
-        return _from_roster(roster_from_new_recruit(data), catalogue, bloc)
+        return _from_roster(roster_from_new_recruit(data), catalogue, bloc, campaigns)
     plain = v.army_list_from_json(data)
     return ListIntake(document=dict(data), plain=plain, warnings=(), source="list", catalogue=None)
 
 
-def _from_roster(roster: Roster, catalogue: Catalogue | None, bloc: str | None) -> ListIntake:
+def _from_roster(
+    roster: Roster, catalogue: Catalogue | None, bloc: str | None, campaigns: tuple[int, ...] = ()
+) -> ListIntake:
     catalogue = catalogue or selectors.catalogue_for_rosters(
         made_with=read_roster_notes(roster.notes).catalogue
     )
@@ -212,7 +224,7 @@ def _from_roster(roster: Roster, catalogue: Catalogue | None, bloc: str | None) 
         raise selectors.CatalogueMissingError("no catalogue imported yet")
     resolved = resolve_roster(
         roster,
-        selectors.catalogue_for_validation(catalogue=catalogue),
+        selectors.catalogue_for_validation(catalogue=catalogue, campaign_ids=campaigns),
         selectors.roster_index(catalogue=catalogue),
         bloc=bloc,
     )

@@ -13,6 +13,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from armies.validation import limits
 
@@ -164,7 +165,20 @@ class PlatoonChart(models.Model):
 
     class Meta:
         ordering = ["bloc", "name"]
-        constraints = [models.UniqueConstraint(fields=["catalogue", "key"], name="platoon-chart-key")]
+        # A key is unique within its scope: the whole catalogue's charts among themselves, and each
+        # campaign's among its own, so no campaign takes a key from another club or from staff. A campaign's
+        # key also differs from every whole-catalogue key when it is entered (the service checks it); staff
+        # publishing a key a campaign already uses is allowed, and that campaign's lists see their own.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["catalogue", "key"], condition=Q(campaign__isnull=True), name="platoon-chart-key"
+            ),
+            models.UniqueConstraint(
+                fields=["catalogue", "campaign", "key"],
+                condition=Q(campaign__isnull=False),
+                name="platoon-chart-campaign-key",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -16,15 +16,33 @@ from core.permissions import Actor
 # those charts); armies imports nothing of it.
 ChartCampaigns = Callable[[Actor, int], Mapping[int, str]]
 MemberCampaigns = Callable[[int, int], Iterable[int]]
+# Every campaign an account organises or plays in, on any catalogue: {id: (name, catalogue id)}.
+CampaignsEverywhere = Callable[[int], Mapping[int, tuple[str, int]]]
 _CHART_CAMPAIGNS: list[ChartCampaigns] = []
 _MEMBER_CAMPAIGNS: list[MemberCampaigns] = []
+_EVERYWHERE: list[CampaignsEverywhere] = []
 
 
-def register_chart_campaigns(organised: ChartCampaigns, joined: MemberCampaigns) -> None:
+def register_chart_campaigns(
+    organised: ChartCampaigns, joined: MemberCampaigns, everywhere: CampaignsEverywhere | None = None
+) -> None:
     if organised not in _CHART_CAMPAIGNS:
         _CHART_CAMPAIGNS.append(organised)
     if joined not in _MEMBER_CAMPAIGNS:
         _MEMBER_CAMPAIGNS.append(joined)
+    if everywhere is not None and everywhere not in _EVERYWHERE:
+        _EVERYWHERE.append(everywhere)
+
+
+def campaigns_for_lists(user: Actor) -> dict[int, tuple[str, int]]:
+    """The campaigns ``user`` organises or plays in, on any catalogue, {id: (name, catalogue id)}: a list
+    they import may be read for one of them, with its own platoon charts (``armies.list_intake``)."""
+    if not user.is_authenticated:
+        return {}
+    found: dict[int, tuple[str, int]] = {}
+    for everywhere in _EVERYWHERE:
+        found.update(everywhere(user.pk))
+    return found
 
 
 def chart_campaigns(user: Actor, catalogue_id: int) -> dict[int, str]:
@@ -78,6 +96,16 @@ def can_enter_chart_into(user: Actor, catalogue: Catalogue, campaign_id: int | N
     if campaign_id is None:
         return bool(user.is_staff)
     return campaign_id in chart_campaigns(user, catalogue.pk)
+
+
+def can_see_platoon_chart(user: Actor, chart: PlatoonChart) -> bool:
+    """The whole catalogue's charts are everyone's; a campaign's own are seen by staff and by its organisers
+    and players alone (to anyone else it is as if it did not exist: a 404, never a 403)."""
+    if chart.campaign_id is None or (user.is_authenticated and user.is_staff):
+        return True
+    return chart.campaign_id in member_campaigns(
+        user.pk if user.is_authenticated else None, chart.catalogue_id
+    )
 
 
 def can_retire_platoon_chart(user: Actor, chart: PlatoonChart) -> bool:

@@ -186,12 +186,19 @@ def catalogue_for_validation(*, catalogue: Catalogue, campaign_ids: Iterable[int
         return plain
     with_theirs = _CACHE.get((*key, campaigns))
     if with_theirs is None:
-        extra = [chart for pk in campaigns for chart in scoped[pk]]
+        # A campaign's own chart is what its lists see under its key, though staff published a chart of
+        # that key for the whole catalogue later (armies/services/platoon_charts.py); of two campaigns'
+        # charts of one key (a list's own pages), the later campaign's.
+        own: dict[str, tuple[bool, v.PlatoonChart]] = {
+            chart.key: (retired, chart) for pk in campaigns for retired, chart in scoped[pk]
+        }
         with_theirs = (
             replace(
                 plain,
-                platoon_charts=plain.platoon_charts + tuple(c for retired, c in extra if not retired),
-                retired_charts=plain.retired_charts + tuple(c for retired, c in extra if retired),
+                platoon_charts=tuple(c for c in plain.platoon_charts if c.key not in own)
+                + tuple(c for retired, c in own.values() if not retired),
+                retired_charts=tuple(c for c in plain.retired_charts if c.key not in own)
+                + tuple(c for retired, c in own.values() if retired),
             ),
             {},
         )

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from armies.textnames import MAX_SENTENCES, UnitNames, did_you_mean, norm
+from armies.textnames import CHARTS_SEEN, CHARTS_THEN, MAX_SENTENCES, UnitNames, did_you_mean, norm
 from armies.validation import limits
 from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION, ListFormatError
 from armies.validation.types import ROLES, Catalogue, Faction, PlatoonChart, UnitProfile
@@ -380,7 +380,8 @@ def _platoon_line(reading: _Reading, known: UnitNames, number: int, line: str) -
         reading.errors.append(
             (
                 number,
-                f'line {number}: no platoon chart called "{limits.excerpt(title).strip(chr(39))}" in the catalogue.',
+                f'line {number}: "{limits.excerpt(title).strip(chr(39))}" is not a platoon chart {CHARTS_SEEN}: '
+                f"{CHARTS_THEN}.",
             )
         )
         return

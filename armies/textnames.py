@@ -14,6 +14,13 @@ from collections.abc import Iterable
 from armies.validation import limits
 from armies.validation.types import Faction, PlatoonChart, UnitProfile
 
+# A platoon chart not found: the catalogue's charts for everyone and those of the campaign the list is read for
+# (armies.list_intake), said so for a chart that is some campaign's own (the typed-list reader says the same).
+CHARTS_SEEN = "the catalogue offers to everyone (nor one of the campaign the list is imported for)"
+CHARTS_THEN = (
+    "if it is a campaign's own chart, import the list for that campaign; else claim the platoon again by hand"
+)
+
 __all__ = ["MAX_SENTENCES", "UnitNames", "did_you_mean", "norm", "units_named"]
 
 MAX_SENTENCES = limits.MAX_LISTED_PROBLEMS  # an answer lists at most this many (README, "Input bounds")

@@ -192,6 +192,17 @@ def campaigns_joined_on(user_id: int, catalogue_id: int) -> list[int]:
     return list(rows.values_list("pk", flat=True).distinct())
 
 
+def campaigns_joined_anywhere(user_id: int) -> dict[int, tuple[str, int]]:
+    """Every campaign an account organises or is admitted to, {id: (name, catalogue id)}: a list it imports
+    may be read for one of them (``armies.permissions.campaigns_for_lists``)."""
+    member = Q(organiser_id=user_id) | Q(co_organisers__user_id=user_id)
+    member |= Q(enrolments__player_id=user_id, enrolments__status=EnrolmentStatus.ADMITTED)
+    rows = Campaign.objects.filter(member, catalogue__isnull=False).order_by("name", "pk")
+    return {
+        pk: (name, catalogue_id) for pk, name, catalogue_id in rows.values_list("pk", "name", "catalogue_id")
+    }
+
+
 def can_manage_campaign(user: Actor, campaign: Campaign) -> bool:
     """Change settings, the map and the status; decide join requests; manage placeholders."""
     return campaign_access(user, campaign).is_organiser

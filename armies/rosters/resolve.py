@@ -44,6 +44,7 @@ from armies.blocs import FIELDED_BLOCS, Bloc
 from armies.rosters.byname import ByName, quoted
 from armies.rosters.notes import platoon_members, read_roster_notes, read_unit_notes
 from armies.rosters.read import Roster, RosterError, RosterForce, RosterSelection
+from armies.textnames import CHARTS_SEEN, CHARTS_THEN
 from armies.validation import limits
 from armies.validation.listformat import FORMAT_NAME, FORMAT_VERSION
 from armies.validation.names import name_cleaned
@@ -308,9 +309,13 @@ def _platoons(
             None,
         )
         if found is None:
+            # Said the same whatever campaigns hold: nothing here tells whether some campaign has such a chart.
             warnings.append(
-                _note_unread(
-                    f"platoon {number}, {limits.excerpt(rest)}", "claim the platoon again", "platoons"
+                ImportWarning(
+                    "roster-note-unread",
+                    f"The roster's notes name platoon {number}, {limits.excerpt(rest)}, which is not a platoon "
+                    f"chart {CHARTS_SEEN}: {CHARTS_THEN}.",
+                    "platoons",
                 )
             )
             continue

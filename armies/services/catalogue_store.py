@@ -264,9 +264,12 @@ def catalogue_store(
     }
     Faction.objects.filter(catalogue=catalogue).exclude(key__in=list(factions)).delete()
     report(80, f"{len(charts)} platoon charts")
-    # Charts entered on the site are the organisers': an import neither changes nor removes them.
+    # Charts entered on the site are the organisers': an import neither changes nor removes them. A campaign's
+    # own chart is no bar to an imported key: that campaign's lists keep seeing their own.
     entered = set(
-        PlatoonChart.objects.filter(catalogue=catalogue, entered=True).values_list("key", flat=True)
+        PlatoonChart.objects.filter(catalogue=catalogue, entered=True, campaign__isnull=True).values_list(
+            "key", flat=True
+        )
     )
     for key in sorted(entered & set(charts)):
         del charts[key]

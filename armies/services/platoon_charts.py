@@ -27,7 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -74,14 +74,12 @@ def platoon_chart_enter(
     _count_hit(actor)
     item = dict(chart)
     if not item.get("key") and isinstance(item.get("name"), str) and isinstance(item.get("bloc"), str):
-        item["key"] = _free_key(catalogue, item["bloc"], item["name"])
+        item["key"] = _free_key(catalogue, item["bloc"], item["name"], campaign_id)
     (parsed,) = _read(catalogue, [item], "")
     with transaction.atomic():
         Catalogue.objects.select_for_update().filter(pk=catalogue.pk).first()
-        if PlatoonChart.objects.filter(catalogue=catalogue, key=parsed.key).exists():
-            raise ConflictError(
-                "chart-key-taken", f"the catalogue already has a platoon chart called {parsed.key!r}", "key"
-            )
+        if _in_scope(catalogue, campaign_id).filter(key=parsed.key).exists():
+            raise ConflictError("chart-key-taken", _taken(parsed.key, campaign_id), "key")
         _check_room(catalogue, 1, campaign_id)
         row = _store(catalogue, actor, parsed, campaign_id)
         _bump(catalogue)
@@ -129,7 +127,7 @@ def platoon_charts_import(
     unchanged: list[str] = []
     with transaction.atomic():
         Catalogue.objects.select_for_update().filter(pk=catalogue.pk).first()
-        existing = {row.key: row for row in PlatoonChart.objects.filter(catalogue=catalogue)}
+        existing = {row.key: row for row in _in_scope(catalogue, campaign_id)}
         _check_room(catalogue, sum(1 for parsed in charts if parsed.key not in existing), campaign_id)
         for index, parsed in enumerate(charts):
             row = existing.get(parsed.key)
@@ -144,9 +142,7 @@ def platoon_charts_import(
                 unchanged.append(parsed.name)
             else:
                 raise ConflictError(
-                    "chart-key-taken",
-                    f"the catalogue already has another platoon chart called {parsed.key!r} ({row.name})",
-                    f"platoon_charts[{index}].key",
+                    "chart-key-taken", _taken(parsed.key, campaign_id, row), f"platoon_charts[{index}].key"
                 )
         if created:
             _bump(catalogue)
@@ -175,9 +171,11 @@ def platoon_charts_export(*, catalogue: Catalogue, campaign_ids: Iterable[int] =
     other campaign's own) as a JSON catalogue document (no units: they are the catalogue's). Retired charts
     are left out: imported elsewhere they would be offered again."""
     scope = Q(campaign__isnull=True) | Q(campaign_id__in=tuple(campaign_ids))
-    rows = PlatoonChart.objects.filter(
-        scope, catalogue=catalogue, entered=True, retired_at__isnull=True
-    ).order_by("bloc", "name", "key")
+    found = PlatoonChart.objects.filter(scope, catalogue=catalogue, entered=True, retired_at__isnull=True)
+    # One chart a key, as the format wants: a campaign's own over the whole catalogue's (what its lists see),
+    # of two campaigns' the later campaign's.
+    by_key = {row.key: row for row in found.order_by(F("campaign_id").asc(nulls_first=True), "pk")}
+    rows = sorted(by_key.values(), key=lambda row: (row.bloc, row.name, row.key))
     return write_json_catalogue(
         ParsedCatalogue(
             name=f"{catalogue.name} {catalogue.version}"[: limits.CHART_NAME_MAX_LENGTH],
@@ -191,6 +189,23 @@ def platoon_charts_export(*, catalogue: Catalogue, campaign_ids: Iterable[int] =
 
 
 # -- checking ------------------------------------------------------------------------------------
+
+
+def _in_scope(catalogue: Catalogue, campaign_id: int | None) -> QuerySet[PlatoonChart]:
+    """The charts a new chart's key must differ from: for the whole catalogue, the whole catalogue's (a key a
+    campaign uses is no bar: that campaign's lists keep seeing their own); for a campaign, the whole
+    catalogue's (retired or not, as everyone sees them) and that campaign's own, never another campaign's."""
+    wide = Q(campaign__isnull=True)
+    scope = wide if campaign_id is None else wide | Q(campaign_id=campaign_id)
+    return PlatoonChart.objects.filter(scope, catalogue=catalogue)
+
+
+def _taken(key: str, campaign_id: int | None, row: PlatoonChart | None = None) -> str:
+    """The refusal of a key in use (by ``row``, when known: a chart the caller may see); said from what the
+    caller may see alone, so it reads the same whatever other campaigns hold."""
+    where = "the catalogue" if campaign_id is None else "the catalogue or this campaign"
+    other = f"another platoon chart called {key!r} ({row.name})" if row else f"a platoon chart called {key!r}"
+    return f"{where} already has {other}: choose another key"
 
 
 def _count_hit(actor: Any) -> None:
@@ -418,14 +433,12 @@ def _bump(catalogue: Catalogue) -> None:
     catalogue.refresh_from_db(fields=["charts_revision"])
 
 
-def _free_key(catalogue: Catalogue, bloc: str, name: str) -> str:
+def _free_key(catalogue: Catalogue, bloc: str, name: str, campaign_id: int | None) -> str:
     def slug(text: str) -> str:  # the JSON catalogue format's keys: letters, digits, '-' and '.'
         return re.sub(r"[^a-z0-9]+", "-", slugify(text)).strip("-")
 
     base = f"{slug(bloc) or 'bloc'}.{slug(name) or 'platoon'}"[:100].strip("-.")
-    taken = set(
-        PlatoonChart.objects.filter(catalogue=catalogue, key__startswith=base).values_list("key", flat=True)
-    )
+    taken = set(_in_scope(catalogue, campaign_id).filter(key__startswith=base).values_list("key", flat=True))
     return next(key for n in range(1, 10_000) if (key := base if n == 1 else f"{base}-{n}") not in taken)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -19,6 +19,7 @@ from armies.models import Catalogue, PlatoonChart
 from armies.permissions import (
     can_enter_platoon_chart,
     can_retire_platoon_chart,
+    can_see_platoon_chart,
     chart_campaigns,
     member_campaigns,
 )
@@ -189,6 +190,8 @@ def platoon_charts_import(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def platoon_chart_retire(request: HtmxHttpRequest, pk: int, chart_pk: int) -> HttpResponse:
     chart = get_object_or_404(PlatoonChart, catalogue_id=pk, pk=chart_pk)
+    if not can_see_platoon_chart(request.user, chart):
+        raise Http404("no such platoon chart")
     if not can_retire_platoon_chart(request.user, chart):
         raise PermissionDenied(
             "staff retire charts, and a campaign's organisers the charts of their campaign"

@@ -77,7 +77,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_list(request: HtmxHttpRequest) -> HttpResponse:
-    form = ListDocumentForm(*bound(request))
+    form = ListDocumentForm(*bound(request), user=request.user)
     if request.method == "POST" and form.is_valid():
         document = form.cleaned_data["document"]
         catalogue = form.cleaned_data["catalogue"] or selectors.catalogue_for_list_document(document=document)

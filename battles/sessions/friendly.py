@@ -13,7 +13,7 @@ from typing import Any
 from django.db import transaction
 
 from armies.models import ArmyList, Unit
-from armies.selectors import army_list_plain, catalogue_for_validation
+from armies.selectors import army_list_plain, catalogue_for_list
 from armies.validation.pricing import priced_entries
 from battles.sessions.codes import create_session
 from battles.sessions.models import BattleSession, SessionStatus
@@ -38,7 +38,7 @@ def list_snapshot(army_list: ArmyList) -> Snapshot:
     keys = {entry.unit for entry in plain.entries}
     rows = Unit.objects.filter(catalogue_id=army_list.catalogue_id, key__in=keys).order_by("key")
     profiles = [{name: getattr(row, name) for name in UNIT_FIELDS} for row in rows]
-    costs = priced_entries(plain, catalogue_for_validation(catalogue=army_list.catalogue)).to_dict()
+    costs = priced_entries(plain, catalogue_for_list(army_list=army_list)).to_dict()
     return Snapshot(document=army_list.content, profiles=profiles, costs=costs)
 
 
