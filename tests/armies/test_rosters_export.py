@@ -13,7 +13,7 @@ import pytest
 from armies import selectors
 from armies.importers.bsxml import local
 from armies.list_intake import list_read
-from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, Unit
+from armies.models import ArmyList, CapturedVehicle, Catalogue, Faction, PlatoonChart, Unit
 from armies.rosters import notes, roster_to_xml
 from armies.services import army_lists as lists
 from tests.armies.roster_files import catalogue_root, force_entry_ids, game_system_root, new_recruit, pick
@@ -317,8 +317,12 @@ def test_it_warns_of_a_platoon_whose_chart_the_catalogue_lacks(real_catalogue, p
     lists.army_list_update_entry(army_list=army_list, entry_id="e1", platoon="p1", slot="command")
     army_list.refresh_from_db()
     xml = _xml(army_list.content, catalogue)
+    # The roster is then read where the chart is not: a catalogue that has no such chart (any more).
+    PlatoonChart.objects.filter(catalogue=catalogue, key="ranger-platoon").delete()
+    Catalogue.objects.filter(pk=catalogue.pk).update(charts_revision=catalogue.charts_revision + 1)
+    lacking = Catalogue.objects.get(pk=catalogue.pk)
 
-    intake = list_read(data=xml, catalogue=real_catalogue)
+    intake = list_read(data=xml, catalogue=lacking)
 
     assert [warning.code for warning in intake.warnings] == ["roster-note-unread"]
     assert "Ranger Platoon: Bravo" in intake.warnings[0].message
