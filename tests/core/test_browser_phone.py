@@ -1,0 +1,176 @@
+"""A phone in one hand: on every page of the demo at 390 px, as every viewer, no field makes the phone zoom and
+every control is big enough for a thumb.
+
+- Every visible ``input``, ``select`` and ``textarea`` is drawn at 16 px or more (computed): below that, iOS
+  Safari zooms the page in when the field is tapped, and the page is then wider than the screen.
+- Every visible link, button and summary, and every checkbox or radio button together with its label (a
+  label that holds it or names it with ``for``), offers a target of at least 44 x 44 px (WCAG 2.5.5's size).
+  As WCAG's own *inline* exception allows, a link inside running text (its block holds words other than the
+  link's own) is exempt: it is as tall as the line it sits in. So are the map's sectors, links inside its
+  SVG picture: each has an equivalent in the sectors' table beside the map (WCAG's *equivalent* exception).
+
+The pages are those of the accessibility walk (``tests/demo_pages.py``: every page route of the URL conf, filled
+with the demo's ids), each (route, shape) once, as the organiser, the players and a visitor reach them. One
+browser, one context per viewer, one tab reused for all of a viewer's pages."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from tests.core.test_browser_accessibility import HTMX_SETTLED, OPEN_DETAILS, log_in, pages_to_check
+from tests.demo_pages import VIEWERS, demo_load
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+MIN_FONT_PX = 16
+MIN_TARGET_PX = 44
+
+# What a page breaks of the two rules, as the browser lays it out: each a line naming the element by its tag,
+# id or class and its words, with what it measures. A rectangle is rounded to a tenth of a pixel first, as a
+# 44 px box may be laid out at 43.997 px.
+PHONE_FINDINGS = """([minFont, minTarget]) => {
+    const shown = el => el.checkVisibility({opacityProperty: true, visibilityProperty: true})
+        && el.getClientRects().length > 0;
+    const onScreen = r => r.right > 0 && r.bottom > 0 && r.width > 1 && r.height > 1;
+    const classes = el => typeof el.className === 'string' && el.className.trim()
+        ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
+    const name = el => el.tagName.toLowerCase() + classes(el);
+    const describe = el => {
+        const words = (el.innerText || el.value || el.getAttribute('aria-label') || el.name || '')
+            .trim().replace(/\\s+/g, ' ').slice(0, 40);
+        const type = el.tagName === 'INPUT' ? `[${el.type}]` : '';
+        const tag = `<${el.tagName.toLowerCase()}${type}${el.id ? '#' + el.id : ''}${classes(el)}>`;
+        return el.parentElement ? `${tag} "${words}" in ${name(el.parentElement)}` : `${tag} "${words}"`;
+    };
+    const union = rects => {
+        const live = rects.filter(onScreen);
+        if (!live.length) return null;
+        return {
+            left: Math.min(...live.map(r => r.left)), top: Math.min(...live.map(r => r.top)),
+            right: Math.max(...live.map(r => r.right)), bottom: Math.max(...live.map(r => r.bottom)),
+        };
+    };
+    const block = el => {
+        let up = el.parentElement;
+        while (up && getComputedStyle(up).display.startsWith('inline')) up = up.parentElement;
+        return up;
+    };
+    // Words of the block around a link, less those of its links and controls: running text has some.
+    const inRunningText = el => {
+        if (getComputedStyle(el).display !== 'inline') return false;
+        const around = block(el);
+        if (!around) return false;
+        const copy = around.cloneNode(true);
+        const controls = 'a, button, input, select, textarea, label, svg, .visually-hidden';
+        copy.querySelectorAll(controls).forEach(n => n.remove());
+        return /\\p{L}{2,}/u.test(copy.textContent);
+    };
+    const findings = [];
+    const fields = 'input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea';
+    for (const el of document.querySelectorAll(fields)) {
+        if (!shown(el) || !onScreen(el.getBoundingClientRect())) continue;
+        const size = parseFloat(getComputedStyle(el).fontSize);
+        if (size < minFont) findings.push(`${describe(el)}: font ${size} px`);
+    }
+    const targets = 'a[href], button, summary, input[type=submit], input[type=button], input[type=reset], '
+        + 'input[type=image], input[type=checkbox], input[type=radio]';
+    for (const el of document.querySelectorAll(targets)) {
+        if (el.closest('svg')) continue;  // the map's sectors: also in the sectors' table
+        const box = el.getBoundingClientRect();
+        const checkable = el.type === 'checkbox' || el.type === 'radio';
+        // A checkbox drawn out of sight (the phone menu's) is the label's: the label is the target.
+        if (checkable ? !el.labels?.length && !shown(el) : !shown(el) || !onScreen(box)) continue;
+        if (!checkable && el.tagName === 'A' && inRunningText(el)) continue;
+        const rects = [el, ...(checkable ? el.labels : [])].map(n => n.getBoundingClientRect());
+        const area = union(rects);
+        if (!area) continue;
+        const width = Math.round((area.right - area.left) * 10) / 10;
+        const height = Math.round((area.bottom - area.top) * 10) / 10;
+        if (width < minTarget || height < minTarget) findings.push(`${describe(el)}: ${width} x ${height} px`);
+    }
+    return findings;
+}"""
+
+
+def phone_findings(tab: Any, address: str) -> list[str]:
+    """What breaks the two rules on the page at ``address``, its folded sections opened."""
+    response = tab.goto(address, wait_until="load")
+    assert response is not None
+    assert response.status == 200, (address, response.status)
+    tab.wait_for_function(HTMX_SETTLED)
+    tab.evaluate(OPEN_DETAILS)
+    return list(tab.evaluate(PHONE_FINDINGS, [MIN_FONT_PX, MIN_TARGET_PX]))
+
+
+def test_it_finds_no_small_field_or_target_on_any_page_on_a_phone(browser: Any, live_server: Any) -> None:
+    demo_load()
+    to_check = pages_to_check()
+    started = time.monotonic()
+    findings: list[str] = []
+    visits = 0
+    for viewer, pages in to_check.items():
+        context = browser.new_context(
+            base_url=live_server.url, viewport=PHONE, is_mobile=True, has_touch=True
+        )
+        context.set_default_timeout(15_000)
+        try:
+            if username := VIEWERS[viewer]:
+                log_in(context, live_server, User.objects.get(username=username))
+            tab = context.new_page()
+            for page in pages:
+                findings.extend(
+                    f"{viewer}, {page.reached}: {line}" for line in phone_findings(tab, page.address)
+                )
+                visits += 1
+        finally:
+            context.close()
+    elapsed = time.monotonic() - started
+
+    # The walk is worth its name: the demo's pages of every kind, for the organiser, a player and a visitor.
+    assert {"the organiser", "anna", "a visitor"} <= set(to_check)
+    assert visits > 100
+    assert not findings, (
+        f"{len(findings)} small fields or targets at 390 px ({visits} pages, {elapsed:.0f} s):\n"
+        + ("\n".join(findings))
+    )
+    print(f"checked {visits} pages at 390 px in {elapsed:.0f} s")
+
+
+BROKEN = """<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Broken</title></head><body><main>
+<p>Read <a href="/rules/">the rules</a> before you play.</p>
+<p><a href="/back/">Back</a></p>
+<label>Name <input name="name" style="font-size: 13.3px"></label>
+<button style="height: 19px; width: 50px">Go</button>
+<input type="checkbox" id="mercenary"><label for="mercenary" style="font-size: 10px; line-height: 1">Mercenary</label>
+<label style="display: flex; min-height: 48px"><input type="checkbox"> A whole row to tap</label>
+</main></body></html>"""
+
+
+def test_it_reports_small_fields_and_targets_but_not_a_link_in_a_sentence(
+    browser: Any, live_server: Any
+) -> None:
+    """The check fails where it should: the field, the bare link, the button and the small checkbox, and
+    not the link in running text nor the checkbox whose label is a row 48 px tall."""
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        tab = context.new_page()
+        tab.route(
+            "**/broken/", lambda route: route.fulfill(status=200, content_type="text/html", body=BROKEN)
+        )
+        found = phone_findings(tab, "/broken/")
+    finally:
+        context.close()
+
+    assert [line.split('"', 1)[0].strip() for line in found] == [
+        "<input[text]>",
+        "<a>",
+        "<button>",
+        "<input[checkbox]#mercenary>",
+    ], found
+    assert "font 13.3 px" in found[0]
