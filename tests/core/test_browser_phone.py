@@ -3,7 +3,7 @@ every control is big enough for a thumb.
 
 - Every visible ``input``, ``select`` and ``textarea`` is drawn at 16 px or more (computed): below that, iOS
   Safari zooms the page in when the field is tapped, and the page is then wider than the screen.
-- Every visible link, button and summary, and every checkbox or radio button together with its label (a
+- Every visible link, button, summary, field and select, and every checkbox or radio button with its label (a
   label that holds it or names it with ``for``), offers a target of at least 44 x 44 px (WCAG 2.5.5's size).
   As WCAG's own *inline* exception allows, a link inside running text (its block holds words other than the
   link's own) is exempt: it is as tall as the line it sits in. So are the map's sectors, links inside its
@@ -19,8 +19,10 @@ import time
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 from accounts.models import User
+from campaign.models import Campaign
 from tests.core.test_browser_accessibility import HTMX_SETTLED, OPEN_DETAILS, log_in, pages_to_check
 from tests.demo_pages import VIEWERS, demo_load
 
@@ -77,8 +79,7 @@ PHONE_FINDINGS = """([minFont, minTarget]) => {
         const size = parseFloat(getComputedStyle(el).fontSize);
         if (size < minFont) findings.push(`${describe(el)}: font ${size} px`);
     }
-    const targets = 'a[href], button, summary, input[type=submit], input[type=button], input[type=reset], '
-        + 'input[type=image], input[type=checkbox], input[type=radio]';
+    const targets = `a[href], button, summary, input[type=checkbox], input[type=radio], ${fields}`;
     for (const el of document.querySelectorAll(targets)) {
         if (el.closest('svg')) continue;  // the map's sectors: also in the sectors' table
         const box = el.getBoundingClientRect();
@@ -170,7 +171,82 @@ def test_it_reports_small_fields_and_targets_but_not_a_link_in_a_sentence(
     assert [line.split('"', 1)[0].strip() for line in found] == [
         "<input[text]>",
         "<a>",
+        "<input[text]>",
         "<button>",
         "<input[checkbox]#mercenary>",
     ], found
     assert "font 13.3 px" in found[0]
+
+
+def campaign_tab(
+    browser: Any, live_server: Any, width: int, username: str | None = "anna"
+) -> tuple[Any, Any]:
+    """A tab on the demo as ``username`` (None: a visitor) at ``width`` px, and its context (to close)."""
+    phone = width < 500
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": width, "height": 900}, is_mobile=phone, has_touch=phone
+    )
+    context.set_default_timeout(15_000)
+    if username:
+        log_in(context, live_server, User.objects.get(username=username))
+    return context, context.new_page()
+
+
+# How far a box's content reaches past what it shows, sideways: 0 when nothing is cut or scrolled.
+OVERFLOW = "el => el.scrollWidth - el.clientWidth"
+WIDTH = "el => el.getBoundingClientRect().width"
+
+
+def test_the_map_fits_a_phone_and_shows_larger_on_request(browser: Any, live_server: Any) -> None:
+    call_command("seed_demo", verbosity=0)
+    campaign = Campaign.objects.get()
+    context, tab = campaign_tab(browser, live_server, 390)
+    try:
+        tab.goto(f"/campaigns/{campaign.pk}/")
+        region = tab.locator(".map-scroll")
+        svg = region.locator("svg.zverograd-map")
+        # The whole map on the screen: no sideways scrolling (it was 640 px wide in a 340 px box).
+        assert region.evaluate(OVERFLOW) == 0
+        assert svg.evaluate(WIDTH) <= 390
+        # Larger on request (no script), its region scrolling sideways and saying so.
+        hint = tab.get_by_text("(it scrolls sideways)")
+        assert not hint.is_visible()
+        tab.get_by_label("Show the map larger").check()
+        assert svg.evaluate(WIDTH) >= 640
+        assert region.evaluate(OVERFLOW) > 0
+        assert hint.is_visible()
+    finally:
+        context.close()
+
+    # On a desk the map is whole and offers no zoom.
+    context, tab = campaign_tab(browser, live_server, 1280)
+    try:
+        tab.goto(f"/campaigns/{campaign.pk}/")
+        assert tab.locator(".map-scroll").evaluate(OVERFLOW) == 0
+        assert not tab.get_by_label("Show the map larger").is_visible()
+    finally:
+        context.close()
+
+
+def test_the_sectors_table_shows_its_last_column_beside_the_map_on_a_desk(
+    browser: Any, live_server: Any
+) -> None:
+    """At 1280 px the whole table shows beside the map (its Fortification column was cut), on the campaign's
+    page and on the organisers' map page."""
+    call_command("seed_demo", verbosity=0)
+    campaign = Campaign.objects.get()
+    context, tab = campaign_tab(browser, live_server, 1280, "organiser")
+    try:
+        for address in (f"/campaigns/{campaign.pk}/", f"/campaigns/{campaign.pk}/map/"):
+            tab.goto(address)
+            region = tab.get_by_role("region", name="The sectors")
+            column = region.locator("thead th", has_text="Fortification")
+            shown, last = region.bounding_box(), column.bounding_box()
+            assert shown is not None
+            assert last is not None
+            assert region.evaluate(OVERFLOW) == 0, address
+            assert last["x"] + last["width"] <= shown["x"] + shown["width"], (address, last, shown)
+            # Beside the map, not under it.
+            assert shown["y"] < tab.locator(".map-scroll").bounding_box()["y"] + 100, address
+    finally:
+        context.close()
