@@ -250,3 +250,30 @@ def test_the_sectors_table_shows_its_last_column_beside_the_map_on_a_desk(
             assert shown["y"] < tab.locator(".map-scroll").bounding_box()["y"] + 100, address
     finally:
         context.close()
+
+
+# Of every text and marker a chart draws, how far the furthest reaches past the right edge of the chart's region.
+CHART_OVERRUN = """region => {
+    const edge = region.getBoundingClientRect().right;
+    const drawn = [...region.querySelectorAll('text, .chart-marker')].map(el => el.getBoundingClientRect().right);
+    return Math.max(...drawn) - edge;
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_standings_charts_show_their_last_round(browser: Any, live_server: Any, width: int) -> None:
+    """Both charts, on a phone and on a desk, show the last round's tick, markers and names without
+    scrolling (on a phone they scrolled sideways and cut it off; at 1280 px the right-hand one did)."""
+    call_command("seed_demo", verbosity=0)
+    campaign = Campaign.objects.get()
+    context, tab = campaign_tab(browser, live_server, width)
+    try:
+        tab.goto(f"/campaigns/{campaign.pk}/standings/")
+        for name in ("Campaign points of the leaders (chart)", "Sectors held per bloc (chart)"):
+            region = tab.get_by_role("region", name=name)
+            assert region.evaluate(OVERFLOW) == 0, name
+            assert region.evaluate(CHART_OVERRUN) <= 0, name
+            last_round = region.locator("text.chart-label").filter(has_text="2").last
+            assert last_round.is_visible()
+    finally:
+        context.close()
