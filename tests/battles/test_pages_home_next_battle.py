@@ -136,7 +136,13 @@ def test_it_shows_no_battle_that_is_not_next_for_them(client, running_campaign, 
     closed round's battle, a battle of a place they left or of other players: none is anyone's next battle."""
     battle = _battle(running_campaign, round_open, place("a1"), place("x1"))
     viewer: str | None = "a1"
-    if change in ("reported", "confirmed", "draft"):
+    if change == "reported":  # agreed, its result waiting for the round's close in a campaign that hides it
+        Campaign.objects.filter(pk=running_campaign.pk).update(hide_results_until_close=True)
+        pending = {"winner": "attacker", "draw": False, "decided_by": "victory-points"}
+        Battle.objects.filter(pk=battle.pk).update(
+            status=change, pending_result=pending, pending_at=timezone.now()
+        )
+    elif change in ("confirmed", "draft"):
         Battle.objects.filter(pk=battle.pk).update(status=change)
     elif change == "round closed":
         Round.objects.filter(pk=round_open.pk).update(status=RoundStatus.CLOSED)
