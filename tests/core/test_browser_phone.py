@@ -9,12 +9,16 @@ every control is big enough for a thumb.
   link's own) is exempt: it is as tall as the line it sits in. So are the map's sectors, links inside its
   SVG picture: each has an equivalent in the sectors' table beside the map (WCAG's *equivalent* exception).
 
+The page itself never scrolls sideways either: what is wider than a phone (a table, the map) scrolls in its own
+region.
+
 The pages are those of the accessibility walk (``tests/demo_pages.py``: every page route of the URL conf, filled
 with the demo's ids), each (route, shape) once, as the organiser, the players and a visitor reach them. One
 browser, one context per viewer, one tab reused for all of a viewer's pages."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -73,6 +77,9 @@ PHONE_FINDINGS = """([minFont, minTarget]) => {
         return /\\p{L}{2,}/u.test(copy.textContent);
     };
     const findings = [];
+    // The page itself never scrolls sideways (a wide table or map scrolls in its own region).
+    const wide = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+    if (wide > 0) findings.push(`the page is ${wide} px wider than the screen`);
     const fields = 'input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea';
     for (const el of document.querySelectorAll(fields)) {
         if (!shown(el) || !onScreen(el.getBoundingClientRect())) continue;
@@ -150,14 +157,15 @@ BROKEN = """<!doctype html><html lang="en"><head><meta name="viewport" content="
 <button style="height: 19px; width: 50px">Go</button>
 <input type="checkbox" id="mercenary"><label for="mercenary" style="font-size: 10px; line-height: 1">Mercenary</label>
 <label style="display: flex; min-height: 48px"><input type="checkbox"> A whole row to tap</label>
+<div style="width: 500px; margin: 0">A picture wider than the phone</div>
 </main></body></html>"""
 
 
 def test_it_reports_small_fields_and_targets_but_not_a_link_in_a_sentence(
     browser: Any, live_server: Any
 ) -> None:
-    """The check fails where it should: the field, the bare link, the button and the small checkbox, and
-    not the link in running text nor the checkbox whose label is a row 48 px tall."""
+    """The check fails where it should: a page wider than the phone, the field, the bare link, the button and
+    the small checkbox, and not the link in running text nor the checkbox whose label is a row 48 px tall."""
     context = browser.new_context(base_url=live_server.url, viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         tab = context.new_page()
@@ -168,14 +176,15 @@ def test_it_reports_small_fields_and_targets_but_not_a_link_in_a_sentence(
     finally:
         context.close()
 
-    assert [line.split('"', 1)[0].strip() for line in found] == [
+    assert re.fullmatch(r"the page is \d+ px wider than the screen", found[0]), found
+    assert [line.split('"', 1)[0].strip() for line in found[1:]] == [
         "<input[text]>",
         "<a>",
         "<input[text]>",
         "<button>",
         "<input[checkbox]#mercenary>",
     ], found
-    assert "font 13.3 px" in found[0]
+    assert "font 13.3 px" in found[1]
 
 
 def campaign_tab(
