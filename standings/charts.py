@@ -21,14 +21,16 @@ from dataclasses import dataclass
 
 from standings.selectors import History
 
-WIDTH = 600.0
-HEIGHT = 240.0
-LEFT = 54.0  # room for the value axis' title and labels
-RIGHT = 130.0  # room for the lines' names at their ends
+# The view box is narrow enough that a chart fitted to a phone (about 340 px) still draws its 13-unit labels at
+# 10 px: it fits its box at every width rather than scrolling sideways, which hid its last round.
+WIDTH = 440.0
+HEIGHT = 260.0
+LEFT = 60.0  # room for the value axis' title and labels
+RIGHT = 118.0  # room for the lines' names at their ends (cut to 12 characters, and the value)
 TOP = 10.0
-BOTTOM = 40.0  # room for the round numbers and the axis' title
+BOTTOM = 44.0  # room for the round numbers and the axis' title
 TICKS = 4
-LABEL_GAP = 13.0  # the least distance between two end labels (font size 11)
+LABEL_GAP = 15.0  # the least distance between two end labels (font size 13)
 TIE_NUDGE = 3.0  # how far apart coinciding points are drawn
 MARKER = 4.0  # a marker's half size
 MARKERS = ("circle", "square", "triangle", "diamond", "triangle-down", "cross")

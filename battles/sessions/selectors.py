@@ -68,6 +68,12 @@ def open_session_of(battle_id: int) -> BattleSession | None:
     return rows.filter(battle_id=battle_id, status=SessionStatus.OPEN).first()
 
 
+def open_session_ids(*, battle_ids: list[int]) -> dict[int, int]:
+    """Each of these battles' open session (at most one a battle), by battle: one query of two columns."""
+    rows = BattleSession.objects.filter(battle_id__in=battle_ids, status=SessionStatus.OPEN)
+    return dict(rows.values_list("battle_id", "pk"))
+
+
 def own_lists(user: Any) -> list[Any]:
     """The user's army lists, newest first, for a friendly game's choice of forces."""
     return list(ArmyList.objects.filter(owner_id=user.pk).order_by("-updated_at", "-pk").only("id", "name"))

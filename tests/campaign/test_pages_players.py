@@ -196,6 +196,27 @@ def test_it_lets_a_player_leave_a_running_campaign_with_a_reason(client, open_ca
     assert open_campaign.log.filter(kind="enrolment-changed", reason="Moving to Omsk").exists()
 
 
+def test_it_offers_leaving_last_on_the_campaign_page_and_only_through_the_page_that_asks(
+    client, open_campaign, player
+):
+    Campaign.objects.filter(pk=open_campaign.pk).update(status=Status.RUNNING)
+    client.force_login(player)
+    leave = reverse("campaign:leave", args=[open_campaign.pk])
+
+    html = client.get(reverse("campaign:detail", args=[open_campaign.pk])).content.decode()
+    asked = client.get(leave)
+
+    # After every section of the page (it was the first button a player saw), a link and not a form.
+    assert html.count(f'href="{leave}"') == 1
+    assert html.index(f'href="{leave}"') > html.index('id="settings-heading"')
+    assert html.index('data-testid="leave-section"') == html.rindex('data-testid="')
+    assert f'action="{leave}"' not in html
+    # Following it leaves nothing: the page asks, and only its form's POST leaves.
+    assert asked.status_code == 200
+    assert b"Leave the campaign" in asked.content
+    assert Enrolment.objects.get(player=player).status == EnrolmentStatus.ADMITTED
+
+
 def test_it_says_beside_the_bloc_why_a_player_who_fought_cannot_rejoin_elsewhere(
     client, public_campaign, running_campaign, place
 ):
