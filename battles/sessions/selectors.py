@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from armies.models import ArmyList
@@ -15,7 +16,9 @@ from rules.engine.battle import (
     Attack,
     BattleSetup,
     BattleState,
+    DiceWanted,
     attack_request,
+    first_roll,
     legal_steps,
     replay,
     state_to_dict,
@@ -116,6 +119,8 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
         players = {side: setup.side(side).player for side in ("attacker", "defender")}
         state = state_to_dict(setup, kept)
         legal = [step_to_dict(step) for step in legal_steps(setup, kept) if step.by in sides]
+        if session.status != SessionStatus.OPEN:
+            legal = []  # ended or stopped: a step would be refused (an abandoned battle is not over)
         if session.battle is not None and session.battle.status != BattleStatus.SCHEDULED:
             legal = []  # reported by hand meanwhile: the session's steps would be refused
     return {
@@ -123,7 +128,10 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
         "status": session.status,
         "version": session.version,
         "steps": session.step_count,
-        "code": session.code if sides or can_correct_session(user, session) else None,
+        # The code joins a session in play: once it ended or stopped it opens nothing more worth sharing.
+        "code": session.code
+        if session.status == SessionStatus.OPEN and (sides or can_correct_session(user, session))
+        else None,
         "battle": session.battle_id,
         "campaign": session.campaign_id,
         "fortification": session.fortification,
@@ -135,10 +143,31 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
         "undo": None
         if session.undo_to is None
         else {"asked_by": session.undo_asked_by, "back_to": session.undo_to},
+        # The last undo asked for was refused (``session_undo_refuse``): its asker's page says so.
+        "undo_refused": session.undo_asked_by if session.undo_to is None and session.undo_asked_by else None,
         "report": session.report_id,
         "report_problem": session.report_problem,
         "state": state,
         "legal_steps": legal,
+    }
+
+
+ROLLING_KINDS = frozenset(
+    {"initiative", "attack", "reactive", "allocate", "escape", "special", "third-action"}
+)
+
+
+def session_first_rolls(
+    *, session: BattleSession, steps: list[dict[str, Any]]
+) -> dict[str, tuple[DiceWanted, ...]]:
+    """For each rolling step (its JSON as a page carries it), the dice its first roll wants (``first_roll``)."""
+    rolling = [step for step in steps if step.get("kind") in ROLLING_KINDS]
+    if not rolling or not is_ready(session):
+        return {}
+    setup, state = live_state(session)
+    return {
+        json.dumps(step, separators=(",", ":")): first_roll(setup, state, step_from_dict(step))
+        for step in rolling
     }
 
 

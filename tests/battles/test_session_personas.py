@@ -96,7 +96,7 @@ def test_the_campaigns_organisers_correct_on_the_page_but_play_no_players_side(w
     )
     session.refresh_from_db()
     steps_after_undo = session.step_count
-    abandoned = browser.post(reverse("battles:session-abandon", args=[session.pk]))
+    abandoned = browser.post(reverse("battles:session-abandon", args=[session.pk]), {"confirm": "1"})
 
     assert step.status_code == 400
     assert "you do not play the defender in this battle" in step.content.decode()
