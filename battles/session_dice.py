@@ -27,12 +27,13 @@ class Posted:
     step: str
     typed: dict[str, str] = field(default_factory=dict)
     refusal: str = ""
+    short: DiceWanted | None = None  # the dice still wanted, when too few were typed
 
 
-def posted_from(post: Mapping[str, Any], refusal: str, most: int) -> Posted:
+def posted_from(post: Mapping[str, Any], refusal: Any, most: int, short: DiceWanted | None = None) -> Posted:
     typed = {name: str(post.get(name, ""))[:most] for name in (*FACE_FIELDS, *CONDITION_FIELDS)}
     typed.update({name: str(value)[:8] for name, value in post.items() if str(name).startswith("hits-")})
-    return Posted(step=str(post.get("step", ""))[:most], typed=typed, refusal=refusal)
+    return Posted(step=str(post.get("step", ""))[:most], typed=typed, refusal=str(refusal), short=short)
 
 
 def _weapon_names(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any]) -> dict[int, str]:
@@ -55,18 +56,43 @@ def dice_words(
         each = " and ".join(f"{roll.count} {'die' if roll.count == 1 else 'dice'} for {players[roll.side]}"
                             for roll in wanted)  # fmt: skip
         return f"Roll {each}, where a bloc counts."
-    roll = wanted[0]
-    dice = f"{roll.count} {'die' if roll.count == 1 else 'dice'}"
-    said = f"Roll {dice} for {purpose_words(roll.purpose, _weapon_names(step, state, setup))}{counting(roll.success)}."
-    if step.get("kind") in ("attack", "allocate"):
-        said += " Type them in the order rolled; the page then asks for the dice that follow, the saves and the damage."
+    names = _weapon_names(step, state, setup)
+    roll, later = wanted[0], [roll for roll in wanted[1:] if roll.purpose.endswith("] hit")]
+    said = f"Roll {_dice(roll.count)} for {purpose_words(roll.purpose, names)}{counting(roll.success)}."
+    if step.get("kind") == "attack":
+        then = "".join(f", then {_dice(hit.count)} for {purpose_words(hit.purpose, names)}" for hit in later)
+        said += f" The page then asks for each roll that follows, in order: the saves and the damage{then}."
+    elif step.get("kind") == "allocate":
+        said += " The page then asks for the rolls that follow, in order."
     return said
 
 
-def _matches(choice: Choice, posted: Posted | None) -> bool:
-    if posted is None or not posted.step:
+def _dice(count: int) -> str:
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+def short_words(short: DiceWanted, step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any]) -> str:
+    """Too few dice typed, with the weapon line named ("3 more dice are needed, for the hit roll of MG 42")."""
+    more = f"{short.count} more {'die is' if short.count == 1 else 'dice are'} needed"
+    return f"{more}, for {purpose_words(short.purpose, _weapon_names(step, state, setup))}{counting(short.success)}."
+
+
+def _read(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def sent(posted: Posted | None, step: str) -> bool:
+    """Whether the refused form sent ``step`` (the same JSON, however it was spaced or ordered)."""
+    if posted is None or not posted.step or not step:
         return False
-    return posted.step == choice.step or any(posted.step == value for value, _name in choice.targets)
+    return posted.step == step or _read(posted.step) == _read(step)
+
+
+def _matches(choice: Choice, posted: Posted | None) -> bool:
+    return sent(posted, choice.step) or any(sent(posted, value) for value, _name in choice.targets)
 
 
 def annotate(
@@ -91,6 +117,8 @@ def annotate(
         if _matches(choice, posted):
             assert posted is not None
             choice.typed, choice.refusal = posted.typed, posted.refusal
+            if posted.short is not None:
+                choice.refusal = short_words(posted.short, _read(posted.step) or {}, state, setup)
             choice.typed_faces = any(posted.typed.get(name) for name in FACE_FIELDS)
             if card is not None:
                 card.open = True

@@ -152,6 +152,7 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
     }
 
 
+ATTACK_ROLLS_AHEAD = 4  # an attack's first roll and the hit rolls of up to three more weapon lines
 ROLLING_KINDS = frozenset(
     {"initiative", "attack", "reactive", "allocate", "escape", "special", "third-action"}
 )
@@ -160,15 +161,21 @@ ROLLING_KINDS = frozenset(
 def session_first_rolls(
     *, session: BattleSession, steps: list[dict[str, Any]]
 ) -> dict[str, tuple[DiceWanted, ...]]:
-    """For each rolling step (its JSON as a page carries it), the dice its first roll wants (``first_roll``)."""
+    """For each rolling step (its JSON as a page carries it), the dice its first roll wants (``first_roll``;
+    an attack's with the hit rolls of its later weapon lines), kept per process with the live state."""
     rolling = [step for step in steps if step.get("kind") in ROLLING_KINDS]
     if not rolling or not is_ready(session):
         return {}
     setup, state = live_state(session)
-    return {
-        json.dumps(step, separators=(",", ":")): first_roll(setup, state, step_from_dict(step))
-        for step in rolling
-    }
+    kept: dict[str, tuple[DiceWanted, ...]] = live.rolls_of(live.key_of(session), session.version)
+    found = {}
+    for step in rolling:
+        key = json.dumps(step, separators=(",", ":"))
+        if key not in kept:
+            ahead = ATTACK_ROLLS_AHEAD if step.get("kind") == "attack" else 1
+            kept[key] = first_roll(setup, state, step_from_dict(step), ahead)
+        found[key] = kept[key]
+    return found
 
 
 def session_replay(*, session: BattleSession, step: int) -> dict[str, Any]:

@@ -94,10 +94,11 @@ NOT_OPEN = {
 }
 
 
-def not_open(session: BattleSession, field: str = "session") -> ConflictError:
-    """The refusal of anything sent to a session no longer in play, as a sentence for the players."""
+def not_open(session: BattleSession) -> ConflictError:
+    """The refusal of anything sent to a session no longer in play, as a sentence for the players (no field:
+    the session's state refuses it, so the API's ``detail`` is the sentence alone)."""
     said = NOT_OPEN.get(SessionStatus(session.status), "This battle is no longer played at the table.")
-    return ConflictError("session-not-open", said, field)
+    return ConflictError("session-not-open", said)
 
 
 def _open(session: BattleSession, expected: int) -> None:
@@ -396,7 +397,7 @@ def session_set_public(*, session_id: int, actor: Any, public: bool) -> BattleSe
     holds the flag, so the other phone's page shows the change within a poll."""
     session = _locked(session_id)
     if session.status != SessionStatus.OPEN:
-        raise not_open(session, "public")
+        raise not_open(session)
     if not can_set_session_public(actor, session):
         raise DomainError("not-your-side", "you play no side in this battle", "public")
     if public and not session_may_be_public(session):

@@ -31,7 +31,7 @@ from battles.permissions import (
     session_may_be_public,
     session_sides,
 )
-from battles.session_dice import Posted, annotate, dice_words, posted_from
+from battles.session_dice import Posted, annotate, dice_words, posted_from, sent
 from battles.session_presenters import (
     allocation_form,
     cards,
@@ -68,6 +68,8 @@ from battles.views.common import battle_in_campaign
 from campaign.models import BattleStatus
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
+from rules.engine.battle import DiceWanted
+from rules.engine.battle.rolls import DiceShort
 from rules.engine.battle.steps import MAX_FACES_TEXT, MAX_HITS, MAX_RIDERS
 
 POLL_SECONDS = 2
@@ -163,7 +165,8 @@ def _context(
         if split is not None:
             found = wanted.get(split["step"], ())
             split["dice"] = dice_words(found, json.loads(split["step"]), state, session.setup)
-            if posted is not None and posted.step == split["step"]:
+            if sent(posted, split["step"]):
+                assert posted is not None
                 split["typed"], split["refusal"], placed = posted.typed, posted.refusal, True
                 for rider in split["riders"]:
                     for line in rider["inputs"]:
@@ -323,7 +326,8 @@ def _write(request: HtmxHttpRequest, session_id: int, write: Any) -> HttpRespons
         session = _session_or_404(request, session_id)
         status = 409 if exc.code.startswith(("session-", "undo-", "nothing-", "battle-")) else 400
         refusal = describe_error(exc)
-        posted = posted_from(request.POST, str(refusal), FACES_MAX_CHARS)  # the form comes back as sent
+        short = DiceWanted(exc.wanted, exc.purpose, exc.success) if isinstance(exc, DiceShort) else None
+        posted = posted_from(request.POST, refusal, FACES_MAX_CHARS, short)  # the form comes back as sent
         return _page(request, session, status=status, refusal=refusal, posted=posted)
     return redirect("battles:session", session_id=session_id)
 

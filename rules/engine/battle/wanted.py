@@ -32,9 +32,10 @@ class DiceWanted:
     side: str = ""
 
 
-def first_roll(setup: BattleSetup, state: BattleState, step: Step) -> tuple[DiceWanted, ...]:
+def first_roll(setup: BattleSetup, state: BattleState, step: Step, ahead: int = 1) -> tuple[DiceWanted, ...]:
     """The dice of the step's first roll (each side's for an initiative); none when the step rolls nothing
-    or the rules refuse it now."""
+    or the rules refuse it now. With ``ahead`` over 1, up to that many rolls in order, each as it comes when
+    every die before it fails (an attack's later weapon lines: their hit rolls do not depend on the first)."""
     if isinstance(step, Initiative):
         sides = [
             InitiativeSide(side, units_in_play(setup, state, side), setup.side(side).initiative_dice)
@@ -47,10 +48,19 @@ def first_roll(setup: BattleSetup, state: BattleState, step: Step) -> tuple[Dice
         )
     if "faces" not in {item.name for item in fields(step)}:
         return ()
-    try:
-        apply(setup, state, replace(step, seed=None, faces=()))  # type: ignore[call-arg]
-    except DiceShort as short:
-        return (DiceWanted(short.wanted, short.purpose, short.success),)
-    except StepRefused:
-        return ()
-    return ()
+    found: list[DiceWanted] = []
+    faces: list[Face] = []
+    for _ in range(ahead):
+        try:
+            apply(setup, state, replace(step, seed=None, faces=tuple(faces)))  # type: ignore[call-arg]
+        except DiceShort as short:
+            found.append(DiceWanted(short.wanted, short.purpose, short.success))
+            failing = [face for face in Face if short.success is not None and face not in short.success]
+            if not failing:
+                break
+            faces += [failing[0]] * short.wanted
+            continue
+        except StepRefused:
+            break
+        break
+    return tuple(found)
