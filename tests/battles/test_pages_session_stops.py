@@ -64,7 +64,8 @@ def test_a_stopped_session_says_how_to_report_it_by_hand_or_start_it_again(world
 def test_starting_again_after_a_stop_opens_a_new_session_from_the_first_turn(world, session):
     stop(world, session)
 
-    answer = browser(world, "attacker").post(reverse("battles:session-start", args=[world.campaign.pk, world.battle.pk]))
+    start = reverse("battles:session-start", args=[world.campaign.pk, world.battle.pk])
+    answer = browser(world, "attacker").post(start)
 
     fresh = BattleSession.objects.get(battle=world.battle, status=SessionStatus.OPEN)
     assert answer.status_code == 302
@@ -149,7 +150,9 @@ def test_an_undo_asked_for_names_the_steps_it_takes_back_and_may_be_refused(worl
 
     browser(world, asker).post(page(session, "session-undo"), {"expected": version, "how": "ask"})
     html = browser(world, other).get(page(session)).content.decode()
-    refused = browser(world, other).post(page(session, "session-undo"), {"expected": version + 1, "how": "refuse"})
+    refused = browser(world, other).post(
+        page(session, "session-undo"), {"expected": version + 1, "how": "refuse"}
+    )
     told = browser(world, asker).get(page(session)).content.decode()
     bystander = browser(world, other).get(page(session)).content.decode()
 
