@@ -110,3 +110,21 @@ def test_a_session_no_longer_in_play_shows_no_code_and_offers_no_step(world, ses
         seen = world.client(persona).get(url(session)).json()
         assert seen["code"] is None
         assert seen["legal_steps"] == []
+
+
+def test_the_other_side_refuses_an_undo_asked_for_and_the_asker_is_told(world, session):
+    send(session, world.attacker, {"kind": "initiative", "by": "attacker", "seed": 3})
+    asked = world.client("defender").post(url(session, "undo/ask/"), {"expected": 1, "to": 0}, format="json")
+    wrong = world.client("defender").post(url(session, "undo/refuse/"), {"expected": 2}, format="json")
+    stranger = world.client("bystander").post(url(session, "undo/refuse/"), {"expected": 2}, format="json")
+    refused = world.client("attacker").post(url(session, "undo/refuse/"), {"expected": 2}, format="json")
+    late = world.client("attacker").post(url(session, "undo/agree/"), {"expected": 2}, format="json")
+    seen = world.client("defender").get(url(session)).json()
+
+    assert asked.status_code == 200
+    assert (wrong.status_code, wrong.json()["code"]) == (400, "not-your-side")
+    assert stranger.status_code == 404
+    assert refused.status_code == 200
+    assert (refused.json()["steps"], refused.json()["version"], refused.json()["undo"]) == (1, 3, None)
+    assert late.status_code == 409
+    assert (seen["undo"], seen["undo_refused"]) == (None, "defender")

@@ -21,7 +21,9 @@ from tests.factories import CampaignFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 API_READS = ("", "version/", "replay/?step=0")
-API_WRITES = ("steps/", "undo/", "undo/ask/", "undo/agree/", "concede/", "abandon/", "public/", "odds/")
+API_WRITES = (
+    "steps/", "undo/", "undo/ask/", "undo/agree/", "undo/refuse/", "concede/", "abandon/", "public/", "odds/"
+)  # fmt: skip
 PAGE_READS = ("session", "session-poll", "session-replay")
 PAGE_WRITES = ("session-step", "session-undo", "session-abandon", "session-odds", "session-public")
 
