@@ -62,6 +62,12 @@ def dice_words(
     if step.get("kind") == "attack":
         then = "".join(f", then {_dice(hit.count)} for {purpose_words(hit.purpose, names)}" for hit in later)
         said += f" The page then asks for each roll that follows, in order: the saves and the damage{then}."
+    elif step.get("kind") == "reactive" and len(wanted) > 1:
+        rally_then = wanted[1]
+        attempt = (
+            f"{_dice(rally_then.count)} for {purpose_words(rally_then.purpose)}{counting(rally_then.success)}"
+        )
+        said = f"{said[:-1]}; once it rallies, {attempt}."
     elif step.get("kind") == "allocate":
         said += " The page then asks for the rolls that follow, in order."
     return said

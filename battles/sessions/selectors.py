@@ -162,7 +162,8 @@ def session_first_rolls(
     *, session: BattleSession, steps: list[dict[str, Any]]
 ) -> dict[str, tuple[DiceWanted, ...]]:
     """For each rolling step (its JSON as a page carries it), the dice its first roll wants (``first_roll``;
-    an attack's with the hit rolls of its later weapon lines), kept per process with the live state."""
+    an attack's with the hit rolls of its later weapon lines, a reactive attempt's after a rally), kept per
+    process with the live state."""
     rolling = [step for step in steps if step.get("kind") in ROLLING_KINDS]
     if not rolling or not is_ready(session):
         return {}
@@ -172,8 +173,9 @@ def session_first_rolls(
     for step in rolling:
         key = json.dumps(step, separators=(",", ":"))
         if key not in kept:
-            ahead = ATTACK_ROLLS_AHEAD if step.get("kind") == "attack" else 1
-            kept[key] = first_roll(setup, state, step_from_dict(step), ahead)
+            kind = step.get("kind")
+            ahead = ATTACK_ROLLS_AHEAD if kind == "attack" else 2 if kind == "reactive" else 1
+            kept[key] = first_roll(setup, state, step_from_dict(step), ahead, succeed=kind == "reactive")
         found[key] = kept[key]
     return found
 

@@ -159,3 +159,19 @@ def test_a_reactive_attempt_says_before_the_roll_which_face_succeeds():
     assert dice_words(wanted, {"kind": "reactive"}, {}, {}) == (
         "Roll 2 dice for the reactive attack attempt, where a bloc counts."
     )
+
+
+def test_a_suppressed_units_reactive_attempt_says_the_rally_then_the_attempt():
+    from battles.session_dice import dice_words
+    from rules.engine.battle import DiceWanted
+    from rules.engine.dice import Face
+
+    wanted = (
+        DiceWanted(2, "reactive: rally before reacting", frozenset({Face.BLOC})),
+        DiceWanted(2, "reactive: attempt", frozenset({Face.BLOC})),
+    )
+
+    assert dice_words(wanted, {"kind": "reactive"}, {}, {}) == (
+        "Roll 2 dice for the rally before reacting, where a bloc counts; "
+        "once it rallies, 2 dice for the reactive attack attempt, where a bloc counts."
+    )

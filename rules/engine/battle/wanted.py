@@ -32,10 +32,13 @@ class DiceWanted:
     side: str = ""
 
 
-def first_roll(setup: BattleSetup, state: BattleState, step: Step, ahead: int = 1) -> tuple[DiceWanted, ...]:
+def first_roll(
+    setup: BattleSetup, state: BattleState, step: Step, ahead: int = 1, *, succeed: bool = False
+) -> tuple[DiceWanted, ...]:
     """The dice of the step's first roll (each side's for an initiative); none when the step rolls nothing
     or the rules refuse it now. With ``ahead`` over 1, up to that many rolls in order, each as it comes when
-    every die before it fails (an attack's later weapon lines: their hit rolls do not depend on the first)."""
+    every die before it fails (an attack's later weapon lines: their hit rolls do not depend on the first),
+    or succeeds with ``succeed`` (a suppressed unit's rally, then its reactive attempt)."""
     if isinstance(step, Initiative):
         sides = [
             InitiativeSide(side, units_in_play(setup, state, side), setup.side(side).initiative_dice)
@@ -55,10 +58,12 @@ def first_roll(setup: BattleSetup, state: BattleState, step: Step, ahead: int = 
             apply(setup, state, replace(step, seed=None, faces=tuple(faces)))  # type: ignore[call-arg]
         except DiceShort as short:
             found.append(DiceWanted(short.wanted, short.purpose, short.success))
-            failing = [face for face in Face if short.success is not None and face not in short.success]
-            if not failing:
+            chosen = [
+                face for face in Face if short.success is not None and (face in short.success) == succeed
+            ]
+            if not chosen:
                 break
-            faces += [failing[0]] * short.wanted
+            faces += [chosen[0]] * short.wanted
             continue
         except StepRefused:
             break
