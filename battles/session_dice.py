@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from battles.session_presenters import Card, Choice, group_weapons
+from core.http import Refusal
 from rules.engine.battle import DiceWanted, counting, purpose_words
 
 FACE_FIELDS = ("faces", "attacker_faces", "defender_faces")
@@ -33,7 +34,7 @@ class Posted:
 def posted_from(post: Mapping[str, Any], refusal: Any, most: int, short: DiceWanted | None = None) -> Posted:
     typed = {name: str(post.get(name, ""))[:most] for name in (*FACE_FIELDS, *CONDITION_FIELDS)}
     typed.update({name: str(value)[:8] for name, value in post.items() if str(name).startswith("hits-")})
-    return Posted(step=str(post.get("step", ""))[:most], typed=typed, refusal=str(refusal), short=short)
+    return Posted(step=str(post.get("step", ""))[:most], typed=typed, refusal=refusal, short=short)
 
 
 def _weapon_names(step: dict[str, Any], state: dict[str, Any], setup: dict[str, Any]) -> dict[int, str]:
@@ -113,6 +114,9 @@ def annotate(
 
     Returns whether a choice took the refusal (else the page shows it at the top only)."""
     placed = False
+    if posted is not None and posted.short is not None:  # too few dice: name the weapon line, top and beside
+        named = short_words(posted.short, _read(posted.step) or {}, state, setup)
+        posted.refusal = Refusal(named, getattr(posted.refusal, "code", "dice-too-few"))
     pairs: list[tuple[Card | None, Choice]] = [
         (card, choice) for side in forces.values() for card in side for choice in card.choices
     ]
@@ -123,8 +127,6 @@ def annotate(
         if _matches(choice, posted):
             assert posted is not None
             choice.typed, choice.refusal = posted.typed, posted.refusal
-            if posted.short is not None:
-                choice.refusal = short_words(posted.short, _read(posted.step) or {}, state, setup)
             choice.typed_faces = any(posted.typed.get(name) for name in FACE_FIELDS)
             if card is not None:
                 card.open = True

@@ -177,6 +177,7 @@ def _context(
             split=split,
             concessions=conceding,
             refusal_placed=placed,
+            **({"refusal": posted.refusal} if posted is not None and posted.refusal else {}),
             turn=turn_words(state),
             log=log_words(state),
             sides=[

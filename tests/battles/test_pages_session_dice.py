@@ -130,6 +130,9 @@ def test_a_refused_roll_keeps_the_faces_typed_the_card_open_and_the_refusal_besi
     assert beside is not None
     said = r"\d+ more (die is|dice are) needed, for the hit roll of [^,]+, where [a-z, ]+ counts\."
     assert re.fullmatch(said, beside.group(1)), beside.group(1)
+    top = re.search(r'data-testid="session-refusal">([^<]+)<', html)
+    assert top is not None
+    assert top.group(1) == beside.group(1)
     card = html[: html.index(form)]
     assert card[card.rindex("<details") :].startswith('<details class="unit-card')
     assert 'data-testid="unit-card" open>' in card[card.rindex("<details") :]
