@@ -62,7 +62,7 @@ def dice_words(
     said = f"Roll {_dice(roll.count)} for {purpose_words(roll.purpose, names)}{counting(roll.success)}."
     if step.get("kind") == "attack":
         then = "".join(f", then {_dice(hit.count)} for {purpose_words(hit.purpose, names)}" for hit in later)
-        said += f" The page then asks for each roll that follows, in order: the saves and the damage{then}."
+        said += f" The page then asks for the saves and the damage, in order{then}."
     elif step.get("kind") == "reactive" and len(wanted) > 1:
         rally_then = wanted[1]
         attempt = (

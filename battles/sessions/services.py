@@ -89,8 +89,8 @@ def _locked(session_id: int) -> BattleSession:
 
 NOT_OPEN = {
     SessionStatus.ENDED: "This battle is over, so nothing more is played at the table.",
-    SessionStatus.ABANDONED: "This battle was stopped before its end, so nothing more is played at the table: "
-    "report it by hand, or start it again from the battle's page.",
+    SessionStatus.ABANDONED: "This battle was stopped before its end, so nothing more is played at the table. "
+    "Report it by hand, or start it again from the battle's page.",
 }
 
 
