@@ -128,3 +128,12 @@ def test_the_other_side_refuses_an_undo_asked_for_and_the_asker_is_told(world, s
     assert (refused.json()["steps"], refused.json()["version"], refused.json()["undo"]) == (1, 3, None)
     assert late.status_code == 409
     assert (seen["undo"], seen["undo_refused"]) == (None, "defender")
+
+
+@pytest.mark.parametrize(
+    "body", [{}, {"expected": "x"}, {"expected": -1}, {"expected": [[]]}, {"expected": 10**30}]
+)
+def test_a_malformed_refusal_of_an_undo_is_a_400_never_a_500(world, session, body):
+    answer = world.client("attacker").post(url(session, "undo/refuse/"), body, format="json")
+
+    assert answer.status_code == 400
