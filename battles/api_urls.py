@@ -33,6 +33,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{_SESSION}undo/", sessions.SessionUndoApi.as_view(), name="battle-session-undo"),
     path(f"{_SESSION}undo/ask/", sessions.SessionUndoAskApi.as_view(), name="battle-session-undo-ask"),
     path(f"{_SESSION}undo/agree/", sessions.SessionUndoAgreeApi.as_view(), name="battle-session-undo-agree"),
+    path(
+        f"{_SESSION}undo/refuse/", sessions.SessionUndoRefuseApi.as_view(), name="battle-session-undo-refuse"
+    ),
     path(f"{_SESSION}concede/", sessions.SessionConcedeApi.as_view(), name="battle-session-concede"),
     path(f"{_SESSION}abandon/", sessions.SessionAbandonApi.as_view(), name="battle-session-abandon"),
     path(f"{_SESSION}odds/", sessions.SessionOddsApi.as_view(), name="battle-session-odds"),

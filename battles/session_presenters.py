@@ -59,6 +59,10 @@ class Choice:
     rolls: bool = False
     attack: bool = False
     targets: list[tuple[str, str]] = field(default_factory=list)  # a command's: (the step's JSON, a name)
+    dice: str = ""  # what its first roll wants, in words (``battles.session_dice``)
+    typed: dict[str, str] = field(default_factory=dict)  # a refused form's fields, given back
+    typed_faces: bool = False
+    refusal: str = ""
 
 
 @dataclass
@@ -66,6 +70,7 @@ class Card:
     unit: dict[str, Any]
     parts: list[dict[str, Any]] = field(default_factory=list)  # its riders (heroes, commissar) or its pilot
     choices: list[Choice] = field(default_factory=list)
+    open: bool = False  # its refused step is given back: the card stays open
 
 
 def _names(state: dict[str, Any]) -> dict[str, str]:

@@ -3,7 +3,8 @@
 ``POST /api/campaigns/<id>/battles/<id>/session/`` starts (or finds) a scheduled battle's session;
 everything else is under ``/api/battle-sessions/``: ``join/`` by code, ``<id>/`` the state for the
 caller (ETag, 304 while nothing changed), ``<id>/version/`` the cheap poll, ``<id>/steps/``,
-``<id>/undo/`` (the last step), ``<id>/undo/ask/`` and ``<id>/undo/agree/`` (older ones, both sides),
+``<id>/undo/`` (the last step), ``<id>/undo/ask/``, ``<id>/undo/agree/`` and ``<id>/undo/refuse/`` (older
+ones, both sides),
 ``<id>/concede/``, ``<id>/abandon/``, ``<id>/public/`` (who may watch) and ``<id>/replay/?step=k``.
 A step names the version it follows (``expected``); a stale one is a 409 ``step-stale`` whose body
 also holds the session as it stands. Whoever may not see a session gets a 404, anonymous callers too.
@@ -135,6 +136,10 @@ class SessionOutput(serializers.Serializer[Any]):
     your_sides = serializers.ListField(child=serializers.CharField(), help_text="Sides the caller plays.")
     may_correct = serializers.BooleanField(help_text="An organiser: undoes and abandons alone.")
     undo = serializers.DictField(allow_null=True, help_text="An undo asked for: ``asked_by``, ``back_to``.")
+    undo_refused = serializers.CharField(
+        allow_null=True,
+        help_text="The side whose last undo asked for was refused (until the next step or request).",
+    )
     report = serializers.IntegerField(allow_null=True, help_text="The report filed at the end.")
     report_problem = serializers.CharField(allow_blank=True, help_text="Why no report was filed at the end.")
     state = serializers.DictField(
@@ -338,6 +343,17 @@ class SessionUndoAgreeApi(CampaignApi):
         session = _acting(request, session_id)
         body = _body(SessionExpectedInput, request)
         return _played(request, session_id, lambda: services.session_undo_agree(
+            session_id=session.pk, actor=request.user, expected=body["expected"]))  # fmt: skip
+
+
+class SessionUndoRefuseApi(CampaignApi):
+    @extend_schema(request=SessionExpectedInput, responses=_PLAYED, tags=TAGS,
+                   operation_id="battle_session_undo_refuse",
+                   description="Refuse the undo the other side asked for: nothing is taken back.")  # fmt: skip
+    def post(self, request: Request, session_id: int) -> Response:
+        session = _acting(request, session_id)
+        body = _body(SessionExpectedInput, request)
+        return _played(request, session_id, lambda: services.session_undo_refuse(
             session_id=session.pk, actor=request.user, expected=body["expected"]))  # fmt: skip
 
 

@@ -15,6 +15,7 @@ from rules.engine.battle import BattleSetup, BattleState, replay, setup_from_dic
 _KEPT = 128  # sessions kept per process: a club night's tables, with room to spare
 _setups: OrderedDict[str, BattleSetup] = OrderedDict()
 _states: OrderedDict[tuple[str, int], BattleState] = OrderedDict()
+_rolls: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()  # the dice each rolling step wants
 
 
 def _keep(store: OrderedDict[Any, Any], key: Any, value: Any) -> None:
@@ -51,7 +52,17 @@ def remember(key: str, version: int, state: BattleState) -> None:
     _keep(_states, (key, version), state)
 
 
+def rolls_of(key: str, version: int) -> dict[str, Any]:
+    """The dice the rolling steps of ``version`` want (step JSON to ``first_roll``), filled by the caller."""
+    found = _rolls.get((key, version))
+    if found is None:
+        found = {}
+        _keep(_rolls, (key, version), found)
+    return found
+
+
 def forget_all() -> None:
     """For tests that prove a replay from the stored steps."""
     _setups.clear()
     _states.clear()
+    _rolls.clear()

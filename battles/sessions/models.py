@@ -52,7 +52,8 @@ class BattleSession(models.Model):
         default=0, help_text="Changes to the steps so far (steps, undos, undos asked): only grows."
     )
     step_count = models.PositiveIntegerField(default=0, help_text="The number of live steps.")
-    # An undo of more than the last step waits for the other side: back to ``undo_to`` live steps.
+    # An undo of more than the last step waits for the other side: back to ``undo_to`` live steps. Refused,
+    # ``undo_to`` is cleared and ``undo_asked_by`` kept (the asker is told) until the next step or request.
     undo_asked_by = models.CharField(max_length=SIDE_MAX_LENGTH, blank=True)
     undo_to = models.PositiveIntegerField(null=True, blank=True)
     report = models.ForeignKey(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from armies.models import ArmyList
@@ -15,7 +16,9 @@ from rules.engine.battle import (
     Attack,
     BattleSetup,
     BattleState,
+    DiceWanted,
     attack_request,
+    first_roll,
     legal_steps,
     replay,
     state_to_dict,
@@ -122,6 +125,8 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
         players = {side: setup.side(side).player for side in ("attacker", "defender")}
         state = state_to_dict(setup, kept)
         legal = [step_to_dict(step) for step in legal_steps(setup, kept) if step.by in sides]
+        if session.status != SessionStatus.OPEN:
+            legal = []  # ended or stopped: a step would be refused (an abandoned battle is not over)
         if session.battle is not None and session.battle.status != BattleStatus.SCHEDULED:
             legal = []  # reported by hand meanwhile: the session's steps would be refused
     return {
@@ -129,7 +134,10 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
         "status": session.status,
         "version": session.version,
         "steps": session.step_count,
-        "code": session.code if sides or can_correct_session(user, session) else None,
+        # The code joins a session in play: once it ended or stopped it opens nothing more worth sharing.
+        "code": session.code
+        if session.status == SessionStatus.OPEN and (sides or can_correct_session(user, session))
+        else None,
         "battle": session.battle_id,
         "campaign": session.campaign_id,
         "fortification": session.fortification,
@@ -141,11 +149,41 @@ def session_view(*, session: BattleSession, user: Any) -> dict[str, Any]:
         "undo": None
         if session.undo_to is None
         else {"asked_by": session.undo_asked_by, "back_to": session.undo_to},
+        # The last undo asked for was refused (``session_undo_refuse``): its asker's page says so.
+        "undo_refused": session.undo_asked_by if session.undo_to is None and session.undo_asked_by else None,
         "report": session.report_id,
         "report_problem": session.report_problem,
         "state": state,
         "legal_steps": legal,
     }
+
+
+ATTACK_ROLLS_AHEAD = 4  # an attack's first roll and the hit rolls of up to three more weapon lines
+ROLLING_KINDS = frozenset(
+    {"initiative", "attack", "reactive", "allocate", "escape", "special", "third-action"}
+)
+
+
+def session_first_rolls(
+    *, session: BattleSession, steps: list[dict[str, Any]]
+) -> dict[str, tuple[DiceWanted, ...]]:
+    """For each rolling step (its JSON as a page carries it), the dice its first roll wants (``first_roll``;
+    an attack's with the hit rolls of its later weapon lines, a reactive attempt's after a rally), kept per
+    process with the live state."""
+    rolling = [step for step in steps if step.get("kind") in ROLLING_KINDS]
+    if not rolling or not is_ready(session):
+        return {}
+    setup, state = live_state(session)
+    kept: dict[str, tuple[DiceWanted, ...]] = live.rolls_of(live.key_of(session), session.version)
+    found = {}
+    for step in rolling:
+        key = json.dumps(step, separators=(",", ":"))
+        if key not in kept:
+            kind = step.get("kind")
+            ahead = ATTACK_ROLLS_AHEAD if kind == "attack" else 2 if kind == "reactive" else 1
+            kept[key] = first_roll(setup, state, step_from_dict(step), ahead, succeed=kind == "reactive")
+        found[key] = kept[key]
+    return found
 
 
 def session_replay(*, session: BattleSession, step: int) -> dict[str, Any]:

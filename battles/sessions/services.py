@@ -82,11 +82,23 @@ def _locked(session_id: int) -> BattleSession:
     return rows.select_related("battle__campaign", "campaign").get(pk=session_id)
 
 
+NOT_OPEN = {
+    SessionStatus.ENDED: "This battle is over, so nothing more is played at the table.",
+    SessionStatus.ABANDONED: "This battle was stopped before its end, so nothing more is played at the table. "
+    "Report it by hand, or start it again from the battle's page.",
+}
+
+
+def not_open(session: BattleSession) -> ConflictError:
+    """The refusal of anything sent to a session no longer in play, as a sentence for the players (no field:
+    the session's state refuses it, so the API's ``detail`` is the sentence alone)."""
+    said = NOT_OPEN.get(SessionStatus(session.status), "This battle is no longer played at the table.")
+    return ConflictError("session-not-open", said)
+
+
 def _open(session: BattleSession, expected: int) -> None:
     if session.status != SessionStatus.OPEN:
-        raise ConflictError(
-            "session-not-open", f"this battle session is {session.get_status_display().lower()}", "session"
-        )
+        raise not_open(session)
     if session.version != expected:
         raise StaleStepError(session)
     if session.version >= MAX_VERSION:
@@ -318,11 +330,30 @@ def session_undo_agree(*, session_id: int, actor: Any, expected: int) -> Played:
 
 
 @transaction.atomic
+def session_undo_refuse(*, session_id: int, actor: Any, expected: int) -> Played:
+    """The other side refuses the undo asked for: nothing is taken back, and the request is dropped.
+
+    ``undo_asked_by`` keeps who asked while ``undo_to`` is cleared, so the asker's page says it was
+    refused until the next step or request. A new version: an agreement sent for it is stale."""
+    session = _locked(session_id)
+    _open(session, expected)
+    if session.undo_to is None:
+        raise ConflictError("no-undo-asked", "Nobody asked to take steps back.", "expected")
+    other = "defender" if session.undo_asked_by == "attacker" else "attacker"
+    if other not in session_sides(actor, session) and not can_correct_session(actor, session):
+        raise DomainError("not-your-side", "Only the other side refuses to take steps back.", "expected")
+    session.undo_to = None
+    session.version += 1
+    session.save(update_fields=["version", "undo_to", "updated_at"])
+    return _played(session)
+
+
+@transaction.atomic
 def session_abandon(*, session_id: int, actor: Any) -> BattleSession:
     """Stop playing: the session is kept for its replay and the battle may be reported by hand."""
     session = _locked(session_id)
     if session.status != SessionStatus.OPEN:
-        raise ConflictError("session-not-open", "this battle session is no longer in play", "session")
+        raise not_open(session)
     if not session_sides(actor, session) and not can_correct_session(actor, session):
         raise DomainError("not-your-side", "you play no side in this battle", "session")
     session.status = SessionStatus.ABANDONED
@@ -338,7 +369,7 @@ def session_set_public(*, session_id: int, actor: Any, public: bool) -> BattleSe
     holds the flag, so the other phone's page shows the change within a poll."""
     session = _locked(session_id)
     if session.status != SessionStatus.OPEN:
-        raise ConflictError("session-not-open", "this battle session is no longer in play", "public")
+        raise not_open(session)
     if not can_set_session_public(actor, session):
         raise DomainError("not-your-side", "you play no side in this battle", "public")
     if public and not session_may_be_public(session):

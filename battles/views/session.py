@@ -23,11 +23,14 @@ from battles.models import ReportStatus
 from battles.permissions import (
     can_answer,
     can_correct_session,
+    can_enter_result,
+    can_report,
     can_set_session_public,
     can_start_session,
     session_may_be_public,
     session_sides,
 )
+from battles.session_dice import Posted, annotate, dice_words, posted_from, sent
 from battles.session_presenters import (
     allocation_form,
     cards,
@@ -41,6 +44,7 @@ from battles.sessions.models import BattleSession, SessionStatus
 from battles.sessions.selectors import (
     is_ready,
     last_step_side,
+    session_first_rolls,
     session_for,
     session_odds,
     session_replay,
@@ -57,24 +61,20 @@ from battles.sessions.services import (
     session_undo,
     session_undo_agree,
     session_undo_ask,
+    session_undo_refuse,
 )
 from battles.views.common import battle_in_campaign
+from campaign.models import BattleStatus
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
 from core.parsers import form_json
-from rules.engine.battle.steps import MAX_HITS, MAX_RIDERS
+from rules.engine.battle import DiceWanted
+from rules.engine.battle.rolls import DiceShort
+from rules.engine.battle.steps import MAX_FACES_TEXT, MAX_HITS, MAX_RIDERS
 
 POLL_SECONDS = 2
 STEP_MAX_BYTES = 4000  # a legal step's JSON as the page sends it back (a few hundred characters)
-FACES_MAX_CHARS = 400
-FACE_LETTERS = {
-    "b": "BLOC",
-    "bloc": "BLOC",
-    "t": "TARGET",
-    "target": "TARGET",
-    "s": "SHIELD",
-    "shield": "SHIELD",
-}
+FACES_MAX_CHARS = MAX_FACES_TEXT  # the engine reads the faces as typed (``steps._faces``)
 HEIGHTS = {
     "level": "Level",
     "attacker_higher": "The attacker is higher",
@@ -91,7 +91,37 @@ def _session_or_404(request: HtmxHttpRequest, session_id: int) -> BattleSession:
     return session
 
 
-def _context(request: HtmxHttpRequest, session: BattleSession, **extra: Any) -> dict[str, Any]:
+def _next_steps(request: HtmxHttpRequest, session: BattleSession) -> dict[str, Any]:
+    """What a stopped (or ended, unreported) battle offers instead of steps: the report form by hand, the
+    start of a new session, or a new friendly game."""
+    battle = session.battle
+    if session.status == SessionStatus.OPEN:
+        return {}
+    if battle is None:
+        return {
+            "friendly_url": reverse("battles:session-friendly") if request.user.is_authenticated else None
+        }
+    scheduled = battle.status == BattleStatus.SCHEDULED
+    reports = scheduled and (can_report(request.user, battle) or can_enter_result(request.user, battle))
+    return {
+        "report_url": reverse("battles:report", args=[battle.campaign_id, battle.pk]) if reports else None,
+        "restart_url": reverse("battles:session-start", args=[battle.campaign_id, battle.pk])
+        if scheduled and session.status == SessionStatus.ABANDONED and can_start_session(request.user, battle)
+        else None,
+    }
+
+
+def _undo_words(view: dict[str, Any], state: dict[str, Any] | None) -> list[str]:
+    """The steps an undo asked for would take back, each as the log tells it, oldest first."""
+    if view["undo"] is None or state is None:
+        return []
+    back_to = view["undo"]["back_to"]
+    return [str(entry.get("text", "")) for entry in state["log"] if int(entry.get("step", 0)) > back_to]
+
+
+def _context(
+    request: HtmxHttpRequest, session: BattleSession, posted: Posted | None = None, **extra: Any
+) -> dict[str, Any]:
     view = session_view(session=session, user=request.user)
     state, legal = view["state"], view["legal_steps"]
     names = view["players"]
@@ -117,15 +147,37 @@ def _context(request: HtmxHttpRequest, session: BattleSession, **extra: Any) -> 
         "battle_url": None
         if session.battle is None
         else reverse("campaign:battle", args=[session.campaign_id, session.battle_id]),
+        "in_play": session.status == SessionStatus.OPEN,
+        "faces_max": FACES_MAX_CHARS,
+        "undo_steps": _undo_words(view, state),
+        "undo_asker": names.get(view["undo"]["asked_by"]) if view["undo"] else None,
+        "undo_refused": view["undo_refused"] in view["your_sides"] and len(view["your_sides"]) == 1,
+        **_next_steps(request, session),
         **extra,
     }
     if state is not None:
         forces = cards(state, legal, setup=session.setup)
+        general, conceding = general_choices(state, legal), concessions(state, legal)
+        split = allocation_form(state, legal)
+        rolling = legal + ([json.loads(split["step"])] if split else [])
+        wanted = session_first_rolls(session=session, steps=rolling) if legal else {}
+        placed = annotate(forces, general + conceding, wanted, state, session.setup, posted)
+        if split is not None:
+            found = wanted.get(split["step"], ())
+            split["dice"] = dice_words(found, json.loads(split["step"]), state, session.setup)
+            if sent(posted, split["step"]):
+                assert posted is not None
+                split["typed"], split["refusal"], placed = posted.typed, posted.refusal, True
+                for rider in split["riders"]:
+                    for line in rider["inputs"]:
+                        line["value"] = posted.typed.get(line["name"], "0")
         context.update(
             state=state,
-            general=general_choices(state, legal),
-            split=allocation_form(state, legal),
-            concessions=concessions(state, legal),
+            general=general,
+            split=split,
+            concessions=conceding,
+            refusal_placed=placed,
+            **({"refusal": posted.refusal} if posted is not None and posted.refusal else {}),
             turn=turn_words(state),
             log=log_words(state),
             sides=[
@@ -186,18 +238,6 @@ def session_poll(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return render(request, "battles/_session_live.html", _context(request, session))
 
 
-def _faces(text: str) -> list[str]:
-    words = text.replace(",", " ").lower().split()
-    faces = [FACE_LETTERS.get(word) for word in words]
-    if any(face is None for face in faces):
-        raise DomainError(
-            "faces-unreadable",
-            "type each die as B (bloc), T (target) or S (shield), in the order rolled",
-            "faces",
-        )
-    return [face for face in faces if face is not None]
-
-
 def _conditions(post: Any) -> dict[str, Any]:
     height = post.get("height", "level")
     if height not in HEIGHTS:
@@ -230,15 +270,20 @@ def _split(post: Any, rows: list[Any]) -> list[list[int]]:
     return split
 
 
-def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
-    """The step the page's button carries, with what the table shows (an attack's conditions) and any dice
-    entered by hand."""
+def _read_step(request: HtmxHttpRequest) -> dict[str, Any] | None:
     try:
         step = form_json(request.POST.get("step", ""), max_bytes=STEP_MAX_BYTES)
     except ValueError:  # too long, too deep, not JSON: the API's parser refuses what it refuses there
         step = None
-    if not isinstance(step, dict) or not isinstance(step.get("kind"), str):
-        raise DomainError("invalid-step", "that step could not be read: choose it again", "step")
+    return step if isinstance(step, dict) and isinstance(step.get("kind"), str) else None
+
+
+def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
+    """The step the page's button carries, with what the table shows (an attack's conditions) and any dice
+    entered by hand."""
+    step = _read_step(request)
+    if step is None:
+        raise DomainError("invalid-step", "That step could not be read: choose it again.", "step")
     if step["kind"] == "attack":
         sent = step.get("conditions")
         step["conditions"] = {**(sent if isinstance(sent, dict) else {}), **_conditions(request.POST)}
@@ -248,9 +293,9 @@ def _posted_step(request: HtmxHttpRequest) -> dict[str, Any]:
     for field in fields:
         faces = request.POST.get(field, "").strip()[: FACES_MAX_CHARS + 1]
         if len(faces) > FACES_MAX_CHARS:
-            raise DomainError("faces-too-long", "that is more dice than any roll takes", field)
+            raise DomainError("faces-too-long", "That is more dice than any roll takes.", field)
         if faces:
-            step[field] = _faces(faces)
+            step[field] = faces  # read by the engine, as the API's are (``steps._faces``)
     return step
 
 
@@ -280,13 +325,39 @@ def _write(request: HtmxHttpRequest, session_id: int, write: Any) -> HttpRespons
     except DomainError as exc:
         session = _session_or_404(request, session_id)
         status = 409 if exc.code.startswith(("session-", "undo-", "nothing-", "battle-")) else 400
-        return _page(request, session, status=status, refusal=describe_error(exc))
+        refusal = describe_error(exc)
+        short = DiceWanted(exc.wanted, exc.purpose, exc.success) if isinstance(exc, DiceShort) else None
+        posted = posted_from(request.POST, refusal, FACES_MAX_CHARS, short)  # the form comes back as sent
+        return _page(request, session, status=status, refusal=refusal, posted=posted)
     return redirect("battles:session", session_id=session_id)
+
+
+def _confirming(request: HtmxHttpRequest, session: BattleSession, what: str) -> HttpResponse | None:
+    """A concession or a stop asks first: the page again with a confirmation (a second post, ``confirm=1``),
+    nothing done; None once confirmed (or when the session is no longer in play: its refusal says so)."""
+    if request.POST.get("confirm") == "1" or session.status != SessionStatus.OPEN:
+        return None
+    if not session_sides(request.user, session) and not can_correct_session(request.user, session):
+        raise PermissionDenied("you watch this battle but play no side in it")
+    confirm = {"what": what, "expected": request.POST.get("expected", "")[:12], "step": ""}
+    if what == "concede":
+        confirm["step"] = request.POST.get("step", "")[:STEP_MAX_BYTES]
+        by = str((_read_step(request) or {}).get("by"))
+        if by not in ("attacker", "defender") or "defender" not in session.setup:
+            return None  # not a concession the rules would take: the step's refusal says why
+        other = "defender" if by == "attacker" else "attacker"
+        confirm["who"], confirm["winner"] = session.setup[by]["player"], session.setup[other]["player"]
+    return _page(request, session, confirm=confirm)
 
 
 @require_POST
 @login_required
 def session_step_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    if (_read_step(request) or {}).get("kind") == "concede":
+        asked = _confirming(request, _session_or_404(request, session_id), "concede")
+        if asked is not None:
+            return asked
+
     def write(session: BattleSession, actor: Any) -> None:
         session_step(
             session_id=session.pk, actor=actor, expected=_expected(request), step=_posted_step(request)
@@ -299,13 +370,15 @@ def session_step_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse
 @login_required
 def session_undo_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """Take back the last step (one's own); ``ask`` asks the other player to take back older ones,
-    ``agree`` agrees to what they asked."""
+    ``agree`` agrees to what they asked, ``refuse`` refuses it."""
     how = request.POST.get("how", "")
 
     def write(session: BattleSession, actor: Any) -> None:
         expected = _expected(request)
         if how == "agree":
             session_undo_agree(session_id=session.pk, actor=actor, expected=expected)
+        elif how == "refuse":
+            session_undo_refuse(session_id=session.pk, actor=actor, expected=expected)
         elif how == "ask":
             to = max(session.step_count - 2, 0)
             session_undo_ask(session_id=session.pk, actor=actor, expected=expected, to=to)
@@ -318,7 +391,11 @@ def session_undo_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse
 @require_POST
 @login_required
 def session_abandon_view(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    """Stop playing: the battle stays scheduled, to be reported by hand (the session keeps its replay)."""
+    """Stop playing: the battle stays scheduled, to be reported by hand (the session keeps its replay).
+    Asked first (``confirm=1`` stops)."""
+    asked = _confirming(request, _session_or_404(request, session_id), "stop")
+    if asked is not None:
+        return asked
 
     def write(session: BattleSession, actor: Any) -> None:
         session_abandon(session_id=session.pk, actor=actor)

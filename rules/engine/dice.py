@@ -8,6 +8,7 @@ on [BLOC] or [SHIELD]"), so a success is always described as a set of faces.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -21,6 +22,35 @@ class Face(StrEnum):
 
 
 FaceSet = frozenset[Face]
+
+# Faces as people type them: a letter or a word per die, in any case, with or without spaces or commas
+# between them ("BBT", "b b t", "b,b,t", "bloc bloc target").
+FACE_WORDS = {
+    "b": Face.BLOC, "bloc": Face.BLOC, "blocs": Face.BLOC,
+    "t": Face.TARGET, "target": Face.TARGET, "targets": Face.TARGET,
+    "s": Face.SHIELD, "shield": Face.SHIELD, "shields": Face.SHIELD,
+}  # fmt: skip
+_BETWEEN = re.compile(r"[\s,;.]+")
+_LETTERS = frozenset("bts")
+
+
+def read_faces(text: str) -> tuple[tuple[Face, ...], str | None]:
+    """The faces ``text`` names in order, and the first word that names none (None when all were read).
+
+    A word is a face's name or letter, or a run of letters with no space ("BBT" is three dice)."""
+    faces: list[Face] = []
+    for word in _BETWEEN.split(text.strip()):
+        if not word:
+            continue
+        lower = word.lower()
+        if lower in FACE_WORDS:
+            faces.append(FACE_WORDS[lower])
+        elif set(lower) <= _LETTERS:
+            faces.extend(FACE_WORDS[letter] for letter in lower)
+        else:
+            return tuple(faces), word
+    return tuple(faces), None
+
 
 BLOC_ONLY: FaceSet = frozenset({Face.BLOC})
 BLOC_OR_TARGET: FaceSet = frozenset({Face.BLOC, Face.TARGET})

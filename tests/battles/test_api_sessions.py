@@ -73,6 +73,7 @@ CAMPAIGN_OPERATIONS = frozenset({"battle_session_start"})
 SESSION_OPERATIONS = frozenset({
     "battle_session_start_friendly", "battle_session_join", "battle_session_retrieve", "battle_session_version",
     "battle_session_step", "battle_session_undo", "battle_session_undo_ask", "battle_session_undo_agree",
+    "battle_session_undo_refuse",
     "battle_session_concede", "battle_session_abandon", "battle_session_odds", "battle_session_public",
     "battle_session_replay",
 })  # fmt: skip

@@ -201,25 +201,28 @@ class Table:
 
     def enter_dice(self, tab: Any, form: Any, version: int) -> None:
         """The dice entered roll by roll as the page asks for them: every attack die a hit ([BLOC]) and every
-        save die a failure ([TARGET]), so the attack does all it can."""
-        faces = ["B"]
+        save die a failure ([TARGET]), so the attack does all it can. The form says before the roll how many
+        dice the hit roll wants; after each refusal it comes back open, with the faces typed kept and the
+        refusal beside the field, and the faces the next roll wants are added to them."""
+        expect(form.get_by_test_id("session-odds")).to_be_visible()
+        form.locator("details.by-hand summary").tap()
+        said = form.get_by_test_id("dice-wanted").inner_text()
+        wanted = re.search(r"Roll (\d+) (?:die|dice) for (.*?)[,.]", said)
+        assert wanted is not None, f"the form says how many dice the first roll wants before the roll: {said}"
+        typed = ("T" if "save" in wanted.group(2) else "B") * int(wanted.group(1))  # as people type them
         for _ in range(30):
-            expect(form.get_by_test_id("session-odds")).to_be_visible()
-            form.locator("details.by-hand summary").tap()
-            form.get_by_label(re.compile("Dice, in the order rolled")).fill(" ".join(faces))
+            form.get_by_label(re.compile("Dice, in the order rolled")).fill(typed)
             with tab.expect_navigation(wait_until="load"):
                 form.get_by_test_id("enter-dice").tap()
             if tab.locator(f'{LIVE}[data-version="{version + 1}"]').count():
                 return
-            refusal = tab.get_by_test_id("session-refusal").inner_text()
-            more = re.search(r"(\d+) more for the (.*) roll", refusal)
-            assert more is not None, refusal
-            faces += ["T" if "save" in more.group(2).lower() else "B"] * int(more.group(1))
             index = tab.evaluate(FIND_FORM, canonical(self.last))
             form = tab.locator(f"{LIVE} form").nth(index)
-            card = form.locator("xpath=ancestor::details[contains(@class, 'unit-card')]")
-            if card.count() and card.get_attribute("open") is None:
-                card.locator("summary").first.tap()
+            expect(form.get_by_label(re.compile("Dice, in the order rolled"))).to_have_value(typed)
+            refusal = form.get_by_test_id("dice-refusal").inner_text()
+            more = re.search(r"(\d+) more (?:die is|dice are) needed, for (.*?)[,.]", refusal)
+            assert more is not None, refusal
+            typed += ("T" if "save" in more.group(2).lower() else "B") * int(more.group(1))
         raise AssertionError("the dice entered by hand were never enough")
 
     def play(self, most: int = 160) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from battles.sessions.models import SessionStep
 from battles.sessions.services import session_start
@@ -109,3 +110,50 @@ def test_two_phones_keep_in_step_and_a_step_is_two_taps_from_a_unit_card(browser
     assert attack.data["kind"] == "attack"
     assert attack.data["conditions"]["cover"] is True
     assert attack.seed is not None
+
+
+def test_concede_and_stop_look_dangerous_ask_first_and_a_stopped_battle_offers_what_comes_next(
+    browser, live_server, report_world
+):
+    world = report_world
+    session = session_start(battle=world.battle, actor=world.attacker)[0]
+    address = reverse("battles:session", args=[session.pk])
+    anna = phone(browser, live_server, world.attacker)
+    red = "rgb(164, 53, 43)"  # site.css --red
+    try:
+        anna.goto(address, wait_until="load")
+        assert anna.locator("details.session-sharing").get_attribute("open") is None  # both players are in
+        anna.locator("details.session-concede summary").tap()
+        concede = anna.get_by_test_id("step-concede")
+        stop = anna.get_by_test_id("session-abandon")
+        assert concede.evaluate("(b) => getComputedStyle(b).backgroundColor") == red
+        assert stop.evaluate("(b) => getComputedStyle(b).backgroundColor") == red
+
+        # Conceding asks first; "No, keep playing" leaves the battle as it was.
+        with anna.expect_navigation(wait_until="load"):
+            concede.tap()
+        expect(anna.get_by_test_id("session-confirm-ask")).to_contain_text("Concede the battle for")
+        with anna.expect_navigation(wait_until="load"):
+            anna.get_by_test_id("confirm-no").tap()
+        session.refresh_from_db()
+        assert (session.status, session.step_count) == ("open", 0)
+
+        # Stopping asks first, then stops: nothing to play, no code, the report by hand and a new start.
+        anna.locator("details.session-concede summary").tap()
+        with anna.expect_navigation(wait_until="load"):
+            anna.get_by_test_id("session-abandon").tap()
+        with anna.expect_navigation(wait_until="load"):
+            anna.get_by_test_id("confirm-yes").tap()
+        expect(anna.get_by_test_id("session-stopped")).to_contain_text(
+            "This battle was stopped before its end"
+        )
+        assert anna.get_by_test_id("session-report-by-hand").is_visible()
+        assert anna.get_by_test_id("session-restart").is_visible()
+        assert anna.get_by_role("button", name="Roll for initiative").count() == 0
+        assert anna.get_by_test_id("session-code").count() == 0
+        assert no_sideways_scroll(anna)
+    finally:
+        anna.context.close()
+
+    session.refresh_from_db()
+    assert session.status == "abandoned"

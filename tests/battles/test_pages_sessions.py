@@ -167,7 +167,8 @@ def test_it_refuses_dice_it_cannot_read_with_a_sentence(world, session):
     answer = post_step(browser(world, "attacker"), session, attack, session.version, faces="B X")
 
     assert answer.status_code == 400
-    assert "B (bloc), T (target) or S (shield)" in answer.content.decode()
+    assert "B for bloc, T for target or S for shield" in answer.content.decode()
+    assert "&quot;X&quot; is none of them" in answer.content.decode()
     assert SessionStep.objects.filter(session=session, data__kind="attack").count() == 0
 
 
@@ -413,16 +414,20 @@ def test_the_replay_of_a_private_campaigns_battle_is_a_404_to_outsiders(world, s
 def test_stopping_leaves_the_battle_to_be_reported_by_hand(world, session):
     from campaign.models import BattleStatus
 
-    answer = browser(world, "defender").post(reverse("battles:session-abandon", args=[session.pk]))
-    again = browser(world, "attacker").post(reverse("battles:session-abandon", args=[session.pk]))
+    stop = reverse("battles:session-abandon", args=[session.pk])
+    asked = browser(world, "defender").post(stop)
+    answer = browser(world, "defender").post(stop, {"confirm": "1"})
+    again = browser(world, "attacker").post(stop, {"confirm": "1"})
 
+    assert asked.status_code == 200
+    assert 'data-testid="confirm-yes"' in asked.content.decode()
     assert answer.status_code == 302
     session.refresh_from_db()
     world.battle.refresh_from_db()
     assert session.status == "abandoned"
     assert world.battle.status == BattleStatus.SCHEDULED
     assert again.status_code == 409
-    assert "no longer in play" in again.content.decode()
+    assert "stopped before its end" in again.content.decode()
 
 
 def test_the_initiative_may_be_entered_as_each_players_dice(world, session):

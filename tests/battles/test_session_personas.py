@@ -21,7 +21,9 @@ from tests.factories import CampaignFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 API_READS = ("", "version/", "replay/?step=0")
-API_WRITES = ("steps/", "undo/", "undo/ask/", "undo/agree/", "concede/", "abandon/", "public/", "odds/")
+API_WRITES = (
+    "steps/", "undo/", "undo/ask/", "undo/agree/", "undo/refuse/", "concede/", "abandon/", "public/", "odds/"
+)  # fmt: skip
 PAGE_READS = ("session", "session-poll", "session-replay")
 PAGE_WRITES = ("session-step", "session-undo", "session-abandon", "session-odds", "session-public")
 
@@ -96,7 +98,7 @@ def test_the_campaigns_organisers_correct_on_the_page_but_play_no_players_side(w
     )
     session.refresh_from_db()
     steps_after_undo = session.step_count
-    abandoned = browser.post(reverse("battles:session-abandon", args=[session.pk]))
+    abandoned = browser.post(reverse("battles:session-abandon", args=[session.pk]), {"confirm": "1"})
 
     assert step.status_code == 400
     assert "you do not play the defender in this battle" in step.content.decode()

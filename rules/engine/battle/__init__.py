@@ -9,7 +9,8 @@
 - ``special`` steps: the command actions a unit's special actions give (``commands``);
 - ``third-action`` steps: the roll of an ace for a third action (``third``);
 - ``attack_request(setup, state, attack_step)``: the engine's request an attack would roll, for its odds;
-- ``report_from_state(setup, state)``: what the battle report needs.
+- ``report_from_state(setup, state)``: what the battle report needs;
+- ``first_roll(setup, state, step)``: the dice a step's first roll wants, before anything is rolled.
 """
 
 from .actions import attack_request
@@ -17,6 +18,7 @@ from .apply import apply, replay
 from .errors import CODES, StepRefused
 from .legal import legal_steps
 from .report import report_from_state, state_to_dict
+from .rolls import counting, purpose_words
 from .setup import SIDES, BattleSetup, Mission, SideSetup, UnitSetup, setup_from_dict
 from .state import BattleState, Phase, initial_state
 from .steps import (
@@ -45,6 +47,7 @@ from .steps import (
     step_to_dict,
     with_seed,
 )
+from .wanted import DiceWanted, first_roll
 
 __all__ = [
     "CODES",
@@ -59,6 +62,7 @@ __all__ = [
     "ChooseFirst",
     "Command",
     "Concede",
+    "DiceWanted",
     "EndActivation",
     "EndTurn",
     "Escape",
@@ -79,8 +83,11 @@ __all__ = [
     "WeaponUse",
     "apply",
     "attack_request",
+    "counting",
+    "first_roll",
     "initial_state",
     "legal_steps",
+    "purpose_words",
     "replay",
     "report_from_state",
     "setup_from_dict",

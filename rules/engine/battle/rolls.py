@@ -12,10 +12,23 @@ from .errors import StepRefused
 
 
 class OutOfDiceError(Exception):
-    def __init__(self, purpose: str, wanted: int) -> None:
+    def __init__(self, purpose: str, wanted: int, success: frozenset[Face] | None = None) -> None:
         super().__init__(purpose)
         self.purpose = purpose
         self.wanted = wanted
+        self.success = success
+
+
+class DiceShort(StepRefused):
+    """Too few faces were entered: ``wanted`` more for ``purpose`` (the engine's), ``success`` the faces
+    that count on them (None: none counts, a table is read)."""
+
+    def __init__(self, purpose: str, wanted: int, success: frozenset[Face] | None) -> None:
+        dice = f"{wanted} more {'die is' if wanted == 1 else 'dice are'}"
+        super().__init__("dice-too-few", f"{dice} needed, for {purpose_words(purpose)}{counting(success)}.")
+        self.purpose = purpose
+        self.wanted = wanted
+        self.success = success
 
 
 @dataclass
@@ -28,9 +41,9 @@ class EnteredRoller(DiceRoller):
         pass  # the faces are given: no generator to seed
 
     def roll(self, count: int, purpose: str, success: Iterable[Face] | None = None) -> list[Face]:
-        if count > len(self.faces):
-            raise OutOfDiceError(purpose, count - len(self.faces))
         wanted = None if success is None else frozenset(success)
+        if count > len(self.faces):
+            raise OutOfDiceError(purpose, count - len(self.faces), wanted)
         shown, self.faces = self.faces[:count], self.faces[count:]
         for face in shown:
             self.log.append(DieRecord(purpose, face, None if wanted is None else face in wanted))
@@ -74,14 +87,84 @@ def finish(roller: DiceRoller) -> tuple[DieRecord, ...]:
     return tuple(roller.log)
 
 
-def out_of_dice(error: OutOfDiceError) -> StepRefused:
-    return StepRefused(
-        "dice-too-few",
-        f"More dice are needed: {error.wanted} more for the {_LINE.sub('', error.purpose).strip()} roll.",
-    )
+def out_of_dice(error: OutOfDiceError) -> DiceShort:
+    return DiceShort(error.purpose, error.wanted, error.success)
 
 
 _LINE = re.compile(r"weapons\[(\d+)\]")
+_WEAPON = re.compile(r"^(?P<before>.*?)weapons\[(?P<line>\d+)\] (?P<what>.*)$")
+# The engine's purposes for its dice, as a roll's name in a sentence ("for the hit roll").
+_PURPOSES = {
+    "reactive: attempt": "the reactive attack attempt",
+    "reactive: rally before reacting": "the rally before reacting",
+    "suppression: hit roll": "the suppression roll",
+    "critical hit check": "the critical hit check",
+    "critical hit table": "the critical hit table",
+    "cheat death": "the Cheat Death roll",
+    "pilot escape": "the pilot's escape",
+    "weather: severity": "the weather's severity",
+    "weather: does it end": "the weather's end",
+    "weather: does it begin": "the weather's start",
+}
+_OF_A_UNIT = {
+    "initiative": "{}'s initiative roll",
+    "third action": "the third action roll of {}",
+    "makeshift repair": "the makeshift repair of {}",
+    "get up": "the get up roll of {}",
+    "rally": "the rally of {}",
+    "ammo drop": "the ammo drop of {}",
+    "get moving": "the get moving roll of {}",
+}
+_OF_A_WEAPON = {
+    "hit": "the hit roll",
+    "re-roll of a miss": "the re-roll of the misses",
+    "follow-up": "the follow-up roll",
+    "damage resilient": "the Damage Resilient roll",
+}
+_SAVE = re.compile(r"^(?P<save>[a-z_]+) save(?:: (?P<again>.*))?$")
+_FACE_WORDS = {Face.BLOC: "a bloc", Face.TARGET: "a target", Face.SHIELD: "a shield"}
+
+
+def purpose_words(purpose: str, names: Mapping[int, str] | None = None) -> str:
+    """A die's purpose as the engine tags it (``weapons[0] hit``, ``reactive: attempt``), as a roll's name
+    for a sentence ("the hit roll of Rifles", "the reactive attack attempt"); ``names`` name the lines."""
+    found = _WEAPON.match(purpose)
+    if found is not None:
+        what, name = found["what"], (names or {}).get(int(found["line"]))
+        words, why = _OF_A_WEAPON.get(what) or _save_words(what), ""
+        if what.startswith("forced re-roll of a hit"):
+            words, why = "the forced re-roll of the hits", ", its targeting system damaged"
+        back = " in the strike back" if found["before"].startswith("strike back") else ""
+        return f"{words}{f' of {name}' if name else ''}{back}{why}"
+    if purpose in _PURPOSES:
+        return _PURPOSES[purpose]
+    head, _, tail = purpose.partition(": ")
+    if tail and head in _OF_A_UNIT:
+        return _OF_A_UNIT[head].format(tail)
+    if head.startswith("suppression") and tail.startswith("rally"):
+        return "the rally from suppression"
+    return f"the {purpose.replace(': ', ' for ').replace('_', ' ')} roll"
+
+
+def _save_words(what: str) -> str:
+    found = _SAVE.match(what)
+    if found is None:
+        return f"the {what.replace(':', '').replace('_', ' ')} roll"
+    save, again = found["save"].replace("_", " "), found["again"] or ""
+    if again.startswith("forced re-roll"):
+        return f"the forced re-roll of the {save} saves made"
+    if again.startswith("re-roll of a failure"):
+        return f"the re-roll of the failed {save} saves"
+    return f"the {save} save"
+
+
+def counting(success: frozenset[Face] | None) -> str:
+    """ ", where a bloc or a target counts" for the faces that succeed on a roll (nothing for a table)."""
+    if not success:
+        return ""
+    faces = [_FACE_WORDS[face] for face in Face if face in success]
+    shown = faces[0] if len(faces) == 1 else f"{', '.join(faces[:-1])} or {faces[-1]}"
+    return f", where {shown} counts"
 
 
 def reword(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from rules.engine.dice import Face
+from rules.engine.dice import Face, read_faces
 from rules.engine.errors import EngineInputError
 from rules.engine.requests import MAX_DISTANCE, MAX_RESOLVE_DICE, MAX_SEED, MAX_WEAPONS
 from rules.engine.state import is_whole
@@ -27,6 +27,8 @@ from .step_shapes import check_step_types
 
 STEP_CODE = "invalid-step"
 MAX_FACES = MAX_RESOLVE_DICE + 60  # an attack's dice, its strike back, suppression and criticals
+MAX_FACES_TEXT = 8 * MAX_FACES  # the faces typed as words: "shield, " for each die
+UNREADABLE_FACES = "Type each die as B for bloc, T for target or S for shield, in the order rolled."
 MAX_RIDERS = 3  # joined to one squad: a pair of Siblings heroes and a commissar
 MAX_GROUP_WEAPONS = (1 + MAX_RIDERS) * MAX_WEAPONS  # a squad's lines and its riders'
 MAX_ACTIONS = 3
@@ -321,14 +323,28 @@ def _list(value: object, path: str, most: int) -> Sequence[object]:
 
 
 def _faces(value: object, path: str) -> tuple[Face, ...] | None:
+    """The dice as typed (``"BBT"``, ``"b b t"``, ``"b,b,t"``) or as a list (``["BLOC", "t", ...]``): each
+    face's name or letter in any case; the one reading of faces for the pages and the API."""
     if value is None:
         return None
-    items = _list(value, path, MAX_FACES)
-    known = {face.value for face in Face}
-    for i, item in enumerate(items):
-        if item not in known:
-            raise _error(f"{path}[{i}]", "must be BLOC, TARGET or SHIELD")
-    return tuple(Face(str(item)) for item in items)
+    if isinstance(value, str):
+        if len(value) > MAX_FACES_TEXT:
+            raise _error(path, f"That is more dice than any roll takes: at most {MAX_FACES}.")
+        words: Sequence[object] = [value]
+    else:
+        words = _list(value, path, MAX_FACES)
+    faces: list[Face] = []
+    for i, word in enumerate(words):
+        where = path if isinstance(value, str) else f"{path}[{i}]"
+        if not isinstance(word, str) or len(word) > MAX_FACES_TEXT:
+            raise _error(where, UNREADABLE_FACES)
+        read, unreadable = read_faces(word)
+        if unreadable is not None:
+            raise _error(where, f'{UNREADABLE_FACES} "{unreadable[:12]}" is none of them.')
+        faces.extend(read)
+        if len(faces) > MAX_FACES:
+            raise _error(path, f"That is more dice than any roll takes: at most {MAX_FACES}.")
+    return tuple(faces)
 
 
 def _actions(value: object, path: str) -> tuple[Action, ...]:
