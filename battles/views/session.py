@@ -10,6 +10,7 @@ with a sentence; nothing was played. Who may see and do what is ``battles.permis
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
