@@ -18,7 +18,8 @@ from rules.engine.state import is_whole
 
 @dataclass(frozen=True)
 class Shape:
-    """A JSON type: ``text``, ``whole``, ``flag``, ``list`` (of ``item``) or ``mapping`` (of ``keys``)."""
+    """A JSON type: ``text``, ``whole``, ``flag``, ``list`` (of ``item``), ``mapping`` (of ``keys``) or
+    ``dice`` (the faces as typed, a text, or a list of ``item``)."""
 
     type: str
     item: Shape | None = None
@@ -34,7 +35,13 @@ FLAG = Shape("flag")
 MAYBE_TEXT = Shape("text", optional=True)
 MAYBE_WHOLE = Shape("whole", optional=True)
 SIDE = Shape("text", wanted="attacker or defender")
-FACES = Shape("list", item=Shape("text", wanted="BLOC, TARGET or SHIELD"), optional=True, each="die")
+FACES = Shape(
+    "dice",
+    item=Shape("text", wanted="BLOC, TARGET or SHIELD"),
+    optional=True,
+    each="die",
+    wanted="the faces as typed (such as BBT) or a list of BLOC, TARGET or SHIELD",
+)
 HITS = Shape("list", item=Shape("whole", wanted="a whole number of hits"), each="weapon line")
 
 WEAPON_USE = Shape(
@@ -83,7 +90,7 @@ FIELDS: Mapping[str, tuple[str, Shape]] = {
 }
 
 _WANTED = {"text": "text", "whole": "a whole number", "flag": "true or false", "list": "a list",
-           "mapping": "a mapping of names to values"}  # fmt: skip
+           "mapping": "a mapping of names to values", "dice": "text or a list"}  # fmt: skip
 
 
 def check_step_types(data: Mapping[str, object], names: set[str], code: str) -> None:
@@ -99,9 +106,10 @@ def _check(value: object, shape: Shape, path: str, words: str, code: str) -> Non
         return
     if not _is(value, shape.type):
         wanted = (shape.wanted or _WANTED[shape.type]) + (" or nothing" if shape.optional else "")
-        raise EngineInputError(path, f"{words} must be {wanted}, not {_found(value)}", code)
-    if shape.type == "list" and shape.item is not None:
-        assert isinstance(value, list)
+        sentence = f"{words} must be {wanted}, not {_found(value)}."
+        raise EngineInputError(path, sentence[0].upper() + sentence[1:], code)
+    if shape.type in {"list", "dice"} and shape.item is not None and not isinstance(value, str):
+        assert isinstance(value, list | tuple)
         for i, item in enumerate(value):
             _check(item, shape.item, f"{path}[{i}]", f"{shape.each} {i + 1} of {words}", code)
     if shape.type == "mapping" and shape.keys is not None:
@@ -121,6 +129,8 @@ def _is(value: object, kind: str) -> bool:
         return isinstance(value, bool)
     if kind == "list":
         return isinstance(value, list | tuple)
+    if kind == "dice":
+        return isinstance(value, str | list | tuple)
     return isinstance(value, Mapping)
 
 

@@ -15,7 +15,11 @@ from rules.engine.battle.steps import STEP_CODE, STEP_TYPES, step_from_dict
 from rules.engine.errors import EngineInputError
 
 JSON: st.SearchStrategy[Any] = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=12,
 )
@@ -86,7 +90,8 @@ def test_a_value_of_the_wrong_type_is_refused_naming_its_field_in_words(step, fi
         step_from_dict(step)
 
     assert refused.value.field == field
-    assert refused.value.message.startswith(f"{words} must be ")
+    assert refused.value.message.startswith(f"{words[0].upper()}{words[1:]} must be ")
+    assert refused.value.message.endswith(".")
 
 
 def test_every_field_of_every_step_has_its_type_and_words():
