@@ -373,8 +373,8 @@ def _unknown(selection: RosterSelection) -> ImportWarning:
     name = limits.excerpt(selection.name or "(no name)")
     return ImportWarning(
         "roster-entry-unknown",
-        f"The catalogue has no unit for the roster's {name} (entry id {limits.excerpt(selection.entry_id)}): "
-        "it was left out.",
+        # The roster's entry id means nothing to a player (the API's field names the entries): the name says it.
+        f"The catalogue has no unit for the roster's {name}: it was left out.",
         "entries",
     )
 

@@ -64,10 +64,13 @@ def sector_on_front(
     state = map_state_now(sectors=sectors_for_map(campaign=campaign))
     refusal = attack_refusal(campaign_map(campaign=campaign), state, Bloc(attacker.bloc), sector.key)
     if refusal is not None and refusal is not AttackRefusal.NOT_ADJACENT:
+        why = (
+            f"it is already held by the {attacker.bloc}"
+            if refusal is AttackRefusal.OWN_SECTOR
+            else "it is a headquarters, which nobody can attack"
+        )
         raise CampaignError(
-            "sector-not-attackable",
-            f"{attacker.bloc} cannot attack {sector.name} ({refusal.value})",
-            "sector",
+            "sector-not-attackable", f"{attacker.bloc} cannot attack {sector.name}: {why}", "sector"
         )
     if sector.owner not in ("", defender.bloc):
         raise CampaignError(

@@ -224,8 +224,9 @@ def test_it_names_the_unknown_pick_inside_a_group_not_the_group():
 
     messages = [warning.message for warning in resolved.warnings if warning.code == "roster-entry-unknown"]
     assert len(messages) == 2
-    assert "'Ghost Walker' (entry id 'group-1::ghost-1')" in messages[0]
-    assert "'Spectre' (entry id 'group-1::ghost-2')" in messages[1]
+    assert "the roster's 'Ghost Walker': it was left out" in messages[0]
+    assert "the roster's 'Spectre': it was left out" in messages[1]
+    assert not any("group-1" in message for message in messages)  # its entry ids mean nothing to a player
     assert not any("Bushmaster" in message for message in messages)
 
 
