@@ -23,6 +23,7 @@ from campaign.models import (
     Battle,
     BattleSource,
     BattleStatus,
+    Bye,
     Campaign,
     Challenge,
     ChallengeStatus,
@@ -48,6 +49,12 @@ def fighting(round: Round, enrolment: Enrolment) -> bool:
         Battle.objects.filter(round=round, status__in=_BUSY).filter(attacker=enrolment).exists()
         or Battle.objects.filter(round=round, status__in=_BUSY, defender=enrolment).exists()
     )
+
+
+def byes_taken_back(round: Round, *places: Enrolment) -> None:
+    """``places`` have a battle in ``round`` now (a challenge accepted, a battle scheduled): none of them sits
+    it out any more, on the round's page nor in the fewest-byes count the next pairings share byes by."""
+    Bye.objects.filter(round=round, enrolment__in=places).delete()
 
 
 def sector_on_front(
@@ -193,6 +200,7 @@ def challenge_accept(*, challenge: Challenge, actor: Any) -> Battle:
     )  # fmt: skip
     challenge.battle = battle
     challenge.save(update_fields=["battle"])
+    byes_taken_back(challenge.round, challenge.challenger, challenge.challenged)
     notices.tell(
         enrolments=[challenge.challenger], kind=notices.CHALLENGE_ANSWERED, actor=actor,
         message=f"{challenge.challenged.display_name} accepted your challenge over {sector.name}.",

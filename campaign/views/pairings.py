@@ -120,6 +120,7 @@ def round_page(
     else:
         lines = battle_lines_for_round(round=round)
     byes = list(byes_for_round(round=round, drafts=organiser))
+    fighting = _fighting(lines)
     # Who is flagged "no registered list yet" beside a battle still to be fought (one query).
     registered = places_with_registered_list(campaign_id=campaign.pk)
     context: dict[str, Any] = {
@@ -136,7 +137,8 @@ def round_page(
             mine=own.pk if own is not None else None,
             registered=registered,
         ),
-        "byes": [y for y in byes if y.published],
+        # A bye stored before its player got a battle this round (a challenge accepted) is no bye any more.
+        "byes": [y for y in byes if y.published and y.enrolment_id not in fighting],
         "editable": editable,
         "registered": registered,
     }
@@ -158,6 +160,13 @@ def round_page(
             swap_form=swap_form or SwapForm(players=swap_choices(drafts, draft_byes)),
         )
     return render(request, ROUND_PAGE, context)
+
+
+def _fighting(lines: list[BattleLine]) -> set[int]:
+    """The places with a battle of the round that is not voided (a void battle's players were not in it)."""
+    return {
+        p for line in lines if line.status != BattleStatus.VOID for p in (line.attacker_id, line.defender_id)
+    }
 
 
 @require_safe
