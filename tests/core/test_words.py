@@ -158,7 +158,7 @@ def test_no_template_comment_spans_lines():
     ``{% comment %}``)."""
     spanning = [
         f"{path.relative_to(TEMPLATES)}:{page[: found.start()].count(chr(10)) + 1}"
-        for path in sorted(TEMPLATES.rglob("*.html"))
+        for path in sorted(p for p in TEMPLATES.rglob("*") if p.is_file())
         for page in [path.read_text()]
         for found in re.finditer(r"\{#(?:(?!#\}).)*$", page, re.M)
     ]
