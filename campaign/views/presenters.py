@@ -115,6 +115,8 @@ def _enrolment_text(entry: LogEntry) -> str:
     after = entry.after if isinstance(entry.after, Mapping) else {}
     if entry.field == "player":
         return f"{after or entry.after} claimed the place kept for {entry.before}"
+    if entry.field == "claim_link":  # the link stays out of the log, and so does whose place it is
+        return "Made a new claim link for a club member's place (the old one stopped working)"
     who = f"{after.get('player', '?')} ({after.get('bloc', '?')})"
     status = _choice_label(EnrolmentStatus, after.get("status", "")).lower()
     before = f"{_choice_label(EnrolmentStatus, entry.before).lower()} → " if entry.before else ""

@@ -104,6 +104,7 @@ def battle_schedule_view(request: HtmxHttpRequest, pk: int, number: int) -> Http
         "attacker_form": AttackerForm(places=free) if round.is_open and attacker is None else None,
         "fighting": [choice.name for choice in place_choices if choice.pk in busy],
         "free": len(free),
+        "free_names": [choice.name for choice in free],
         "without_list": [choice for choice in free if not choice.has_list],
     }
     return render(request, "campaign/battle_schedule.html", context)

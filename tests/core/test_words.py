@@ -53,6 +53,7 @@ NUMBERED_KEY = re.compile(
     r"|fortification|campaign|catalogue|step) \d+:(?!\d)"
 )
 BRACKETED_ID = re.compile(r"\[[a-z]{1,3}\d+\]")
+UNKNOWN_MARK = re.compile(r"\(\?\)")  # a name a sentence did not find, said as "?" ("? (?): admitted")
 ENTRY_ID = re.compile(r"\b(?:entry id|id) ['\"]?[\w:.-]*\d|\b[0-9a-f]{4,}(?:-[0-9a-f]{4,}){2,}\b")
 # A key-like label: a lower-case word and a colon where a line of text or a parenthesis begins, or a die's label
 # as the engine writes it ("reactive: attempt"; the session's log says them in words) anywhere.
@@ -109,6 +110,7 @@ def findings(page: str, keys: set[str]) -> list[str]:
     text = visible_text(page)
     found = KIND_ID.findall(text) + BRACKETED_CODE.findall(text) + TEMPLATE_SYNTAX.findall(text)
     found += NUMBERED_KEY.findall(text) + BRACKETED_ID.findall(text) + ENTRY_ID.findall(text)
+    found += UNKNOWN_MARK.findall(text)
     found += [label.strip() for label in KEY_LABEL.findall(text)] + SNAKE_KEY.findall(text)
     found += [word for word in HYPHENATED.findall(text) if word in keys or word not in HYPHENATED_WORDS]
     return found
@@ -142,6 +144,7 @@ def test_it_catches_each_code_a_club_night_found_on_the_pages():
         "<p>More dice are needed: 2 more for the reactive: attempt roll.</p>": ["reactive: attempt"],
         '<li class="die">target <span class="muted">(reactive: attempt)</span></li>': ["(reactive: attempt"],
         "<p>Rolled for reactive_attempt.</p>": ["reactive_attempt"],
+        "<p>? (?): a new claim link</p>": ["(?)"],
     }  # fmt: skip
     for page, codes in seen.items():
         assert findings(page, set()) == codes, page
