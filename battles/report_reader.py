@@ -1,4 +1,5 @@
-"""What the campaign's dashboard and round close read about reports (registered in ``campaign.report_hooks``)."""
+"""What the campaign's dashboard and round close read about reports and the battles being played at the table
+(registered in ``campaign.report_hooks`` and ``campaign.live_hooks``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from datetime import timedelta
 from django.db.models import Count, Min, Q
 
 from battles.models import BattleReport, ReportStatus
+from battles.sessions.models import BattleSession, SessionStatus
+from battles.sessions.selectors import is_ready, live_state
+from campaign.live_hooks import LiveBattle, register_live_reader
 from campaign.models import Campaign, Round
 from campaign.report_hooks import DisputedBattle, ReportCounts, register_report_reader
 
@@ -47,5 +51,39 @@ def round_disputes(round: Round) -> list[DisputedBattle]:
     ]
 
 
+def round_live_battles(campaign_id: int, round_number: int) -> list[LiveBattle]:
+    """The round's battles with an open session at the table, with the turn each is in (one query, and a
+    replay of the steps of a session this process has not kept)."""
+    sessions = (
+        BattleSession.objects.filter(
+            battle__campaign_id=campaign_id, battle__round__number=round_number, status=SessionStatus.OPEN
+        )
+        .select_related("battle__attacker__player", "battle__defender__player", "battle__sector")
+        .order_by("battle_id")
+    )
+    lines = []
+    for session in sessions:
+        battle = session.battle
+        assert battle is not None  # the filter is on its round
+        turn, turns = 0, 0
+        if is_ready(session):
+            setup, state = live_state(session)
+            turn, turns = state.turn, setup.mission.turn_limit
+        where = f" over {battle.sector.name}" if battle.sector is not None else ""
+        label = f"{battle.attacker.display_name} attacks {battle.defender.display_name}{where}"
+        lines.append(
+            LiveBattle(
+                battle_id=battle.pk,
+                label=label,
+                turn=turn,
+                turns=turns,
+                attacker_id=battle.attacker_id,
+                defender_id=battle.defender_id,
+            )
+        )
+    return lines
+
+
 def register() -> None:
     register_report_reader(counts=report_counts, disputes=round_disputes)
+    register_live_reader(round_live_battles)

@@ -355,13 +355,42 @@ def _pending_words(pending: dict[str, Any]) -> str:
     return "how the unsaved hits are split among the parts of the unit hit"
 
 
+# What a die was rolled for, as the engine labels it ("initiative: Anna", "reactive: attempt"), said in words;
+# "{}" is what follows the colon. A label without a colon ("Trench Sweeper hit") is words already.
+DIE_PURPOSES = {
+    "initiative": "{}'s initiative",
+    "suppression": "suppression, {}",
+    "reactive": "reaction, {}",
+    "third action": "third action for {}",
+    "rally": "rally of {}",
+    "makeshift repair": "makeshift repair of {}",
+    "get up": "{} getting up",
+    "get moving": "{} getting moving",
+    "ammo drop": "ammo drop for {}",
+    "weather": "the weather's {}",
+}
+_DIE_REWORDED = {
+    "suppression, hit roll": "suppression from the hits",
+    "reaction, attempt": "attempt to react",
+}
+
+
+def die_purpose_words(purpose: str) -> str:
+    """``reactive: attempt`` as "attempt to react": the engine's label of a die, never shown as a key."""
+    head, colon, rest = purpose.partition(": ")
+    if not colon:
+        return purpose
+    said = DIE_PURPOSES.get(head, f"{head}, {{}}").format(rest)
+    return _DIE_REWORDED.get(said, said)
+
+
 def log_words(state: dict[str, Any]) -> list[dict[str, Any]]:
     """The log, newest first, each entry with its dice in words."""
     entries = []
     for number, entry in enumerate(state["log"], start=1):
         dice = [
             {
-                "purpose": die.get("purpose", ""),
+                "purpose": die_purpose_words(str(die.get("purpose", ""))),
                 "face": str(die.get("face", "")).lower(),
                 "success": die.get("success"),
             }

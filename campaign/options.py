@@ -60,7 +60,7 @@ SETTING_HELP: dict[str, str] = {
     "strongpoint_cost": "Resource points a strongpoint costs.",
     "bunker_cost": "Resource points a bunker costs (a strongpoint is upgraded for the difference).",
     "income_base": "Resource points each holder earns every round on top of its sectors' values.",
-    "max_players_per_bloc": "The most players a bloc may admit (empty: no cap).",
+    "max_players_per_bloc": "The most players a bloc may admit (leave it empty for no cap).",
     "unplayed_battles": "What closing a round does with battles nobody reported.",
     "max_open_challenges": "How many challenges a player may have waiting for an answer in a round (0: none).",
     "challenge_days": "Days a challenged player has to answer (never past the round's deadline).",

@@ -24,17 +24,18 @@ from core.demo import DemoData
 
 DEMO_CAMPAIGN = "Demo: The Battle for Zverograd"
 
-# username -> (bloc, the list the player registers)
-PLAYERS: dict[str, tuple[str, str]] = {
-    "anna": ("Allies", "Coastal Raiders landing party"),
-    "mila": ("Allies", "Ridgeback fire base"),
-    "tom": ("Allies", "Iron Prairie spearhead"),
-    "boris": ("SSU", "Volga shock group"),
-    "dmitri": ("SSU", "Volga breakthrough"),
-    "ivan": ("SSU", "Taiga eyes"),
-    "karl": ("Axis", "Grauwolf patrol"),
-    "greta": ("Axis", "Eisenwacht wall"),
-    "otto": ("Axis", "Sturmfalke strike"),
+# username -> (bloc, the faction the player claims, the list the player registers): a club's players claim the
+# factions of the lists they bring, so the standings' factions table has something to say.
+PLAYERS: dict[str, tuple[str, str, str]] = {
+    "anna": ("Allies", "coastal-raiders", "Coastal Raiders landing party"),
+    "mila": ("Allies", "coastal-raiders", "Ridgeback fire base"),
+    "tom": ("Allies", "iron-prairie-brigade", "Iron Prairie spearhead"),
+    "boris": ("SSU", "volga-shock-guard", "Volga shock group"),
+    "dmitri": ("SSU", "volga-shock-guard", "Volga breakthrough"),
+    "ivan": ("SSU", "taiga-scouts", "Taiga eyes"),
+    "karl": ("Axis", "sturmfalke-legion", "Grauwolf patrol"),
+    "greta": ("Axis", "eisenwacht-korps", "Eisenwacht wall"),
+    "otto": ("Axis", "sturmfalke-legion", "Sturmfalke strike"),
 }
 
 
@@ -50,8 +51,8 @@ def seed_demo(data: DemoData) -> None:
         )  # fmt: skip
         campaign_map_load(campaign=campaign, actor=organiser)
         campaign = campaign_open_registration(campaign=campaign, actor=organiser)
-    for username, (bloc, list_name) in PLAYERS.items():
-        _seat(campaign, organiser, users[username], bloc, list_name)
+    for username, (bloc, faction, list_name) in PLAYERS.items():
+        _seat(campaign, organiser, users[username], bloc, faction, list_name)
     if campaign.status == Status.REGISTRATION:
         campaign = campaign_start(campaign=campaign, actor=organiser)
     if not Round.objects.filter(campaign=campaign).exists():
@@ -83,7 +84,10 @@ def _play_the_first_rounds(campaign: Campaign, organiser: Any, latecomer: Any) -
         return
     bloc = next(b.value for b in Bloc if b.value != bye.enrolment.bloc)
     late = enrolment_admit(
-        enrolment=enrolment_request(campaign=campaign, user=latecomer, bloc=bloc), actor=organiser
+        enrolment=enrolment_request(
+            campaign=campaign, user=latecomer, bloc=bloc, faction=_first_faction(campaign, bloc)
+        ),
+        actor=organiser,
     )
     options = fronts(campaign=campaign)[(Bloc(bloc), Bloc(bye.enrolment.bloc))]
     if options:
@@ -91,12 +95,22 @@ def _play_the_first_rounds(campaign: Campaign, organiser: Any, latecomer: Any) -
                         message="Nobody paired us: shall we fight for it?")  # fmt: skip
 
 
-def _seat(campaign: Campaign, organiser: Any, user: Any, bloc: str, list_name: str) -> None:
+def _seat(campaign: Campaign, organiser: Any, user: Any, bloc: str, faction: str, list_name: str) -> None:
     enrolment = Enrolment.objects.filter(campaign=campaign, player=user).first()
     if enrolment is None:
-        enrolment = enrolment_request(campaign=campaign, user=user, bloc=bloc)
+        enrolment = enrolment_request(campaign=campaign, user=user, bloc=bloc, faction=faction)
     if enrolment.status == EnrolmentStatus.PENDING:
         enrolment = enrolment_admit(enrolment=enrolment, actor=organiser)
     if not Registration.objects.filter(enrolment=enrolment).exists():
         army_list = ArmyList.objects.get(owner=user, name=list_name)
         army_list_register(enrolment=enrolment, army_list=army_list, actor=user)
+
+
+def _first_faction(campaign: Campaign, bloc: str) -> str:
+    """The faction a latecomer claims: the first of their bloc in the campaign's catalogue (none without one)."""
+    if campaign.catalogue is None:
+        return ""
+    return (
+        campaign.catalogue.factions.filter(bloc=bloc).order_by("name").values_list("key", flat=True).first()
+        or ""
+    )

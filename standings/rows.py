@@ -12,7 +12,7 @@ that cost as much again on 1,000 texts a table. The table's head and the rest st
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
@@ -61,9 +61,11 @@ def _or_dash(value: int | None) -> str:
     return "–" if value is None else str(int(value))
 
 
-def group_rows(rows: Sequence[GroupRow], kind: str) -> SafeString:
+def group_rows(rows: Sequence[GroupRow], kind: str, names: Mapping[str, str] | None = None) -> SafeString:
     """The blocs' or factions' table body as its template loop wrote it (``kind``: "blocs" or "factions"):
-    a rank shared with the row above is written "=n"."""
+    a rank shared with the row above is written "=n"; ``names``: a faction's name by its key (a bloc's key
+    is its name)."""
+    names = names or {}
     if not rows:
         return mark_safe('\n        <tr><td colspan="14" class="muted">Nothing yet.</td></tr>\n      ')
     lines = []
@@ -79,7 +81,8 @@ def group_rows(rows: Sequence[GroupRow], kind: str) -> SafeString:
         lines.append(
             f'\n        <tr data-testid="{escape(kind)}-row" data-key="{escape(row.key)}">'
             f"\n          <td>{rank}</td>"
-            f'\n          <th scope="row">{escape(row.key or "No faction")}</th><td>{int(row.players)}</td>'
+            f'\n          <th scope="row">{escape(names.get(row.key, row.key) or "No faction")}</th>'
+            f"<td>{int(row.players)}</td>"
             f"\n          {blocs}"
             f"\n          <td>{int(row.points)}</td><td>{int(row.played)}</td><td>{int(row.won)}</td>"
             f"<td>{int(row.drawn)}</td><td>{int(row.lost)}</td>"

@@ -26,6 +26,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from armies.selectors import faction_names, faction_shown
 from battles.models import BattleReport, ReportStatus
 from campaign.models import Battle, Campaign, Enrolment, Registration
 from campaign.permissions import can_manage_campaign
@@ -45,6 +46,7 @@ from standings.selectors import (
     Series,
     StandingsInfo,
     StandingsPoll,
+    StandingsView,
     adjustments_for,
     player_standing,
     standings_for,
@@ -93,8 +95,20 @@ def _body(campaign: Campaign, rounds: Rounds, *, link: bool = True) -> dict[str,
         "player_rows": players_table_rows(view, player_base if link else None) if view else "",
         "figures": figures,
         "blocs_rows": group_rows(view.blocs, "blocs") if view else "",
-        "factions_rows": group_rows(view.factions, "factions") if view else "",
+        # A campaign whose players claim no faction has no factions table: one row "No faction" says nothing.
+        "show_factions": view is not None and any(row.key for row in view.factions),
+        "factions_rows": group_rows(view.factions, "factions", names=_faction_names(campaign, view))
+        if view
+        else "",
     }
+
+
+def _faction_names(campaign: Campaign, view: StandingsView) -> dict[str, str]:
+    """Each faction of the table by its name (one query, none when no player claims a faction)."""
+    if not any(row.key for row in view.factions):
+        return {}
+    names = faction_names(catalogue_ids=[campaign.catalogue_id] if campaign.catalogue_id else [])
+    return {row.key: faction_shown(names, campaign.catalogue_id, row.key) for row in view.factions if row.key}
 
 
 def _status(campaign: Campaign, rounds: Rounds, info: StandingsInfo | None) -> dict[str, Any]:
@@ -282,6 +296,15 @@ def _lists_used(place: Enrolment) -> list[ListUsed]:
     return sorted(used.values(), key=lambda item: (-item.battles, item.registration.pk))
 
 
+def _faction(campaign: Campaign, key: str) -> str:
+    """The faction a place claims, by its name (one query, none without a faction)."""
+    if not key:
+        return ""
+    return faction_shown(
+        faction_names(catalogue_ids=[campaign.catalogue_id or 0]), campaign.catalogue_id, key
+    )
+
+
 def player_context(request: HttpRequest, campaign: Campaign, enrolment_id: int) -> dict[str, Any]:
     place = Enrolment.objects.select_related("player").filter(campaign=campaign, pk=enrolment_id).first()
     if place is None:
@@ -305,6 +328,7 @@ def player_context(request: HttpRequest, campaign: Campaign, enrolment_id: int) 
     return {
         "campaign": campaign,
         "place": place,
+        "faction": _faction(campaign, place.faction),
         "standing": standing,
         "by_round": list(zip(standing.rounds, standing.points, standing.ranks, strict=True))
         if standing

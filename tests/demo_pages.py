@@ -16,15 +16,19 @@ a page the viewer may not see) are no page of theirs.
 
 from __future__ import annotations
 
+import io
+import re
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 
 from django.contrib.auth.tokens import default_token_generator
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
-from django.urls import resolve
+from django.urls import resolve, reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -32,6 +36,7 @@ from django.utils.http import urlsafe_base64_encode
 from accounts.models import User
 from armies.blocs import Bloc
 from armies.models import ArmyList, Catalogue, CatalogueImport
+from armies.selectors import army_list_rosz
 from battles.sessions.models import BattleSession
 from campaign.models import Battle, Campaign, Challenge, Enrolment, Registration, Sector
 from campaign.services.players import placeholder_add, placeholder_claim_link
@@ -164,6 +169,57 @@ def viewer_pages(username: str | None, addresses: dict[str, str] | None = None) 
         seen.add(reached)
         name = resolve(reached.split("?", 1)[0]).view_name
         yield Page(address=address, reached=reached, name=name, html=response.content.decode())
+
+
+def _roster_a_club_would_bring() -> bytes:
+    """Anna's demo list as BattleScribe would hand it back after a data revision: one unit's entry id and name
+    that no catalogue of ours has, and one unit priced differently (so the import says what it did)."""
+    army_list = ArmyList.objects.filter(owner__username="anna").order_by("pk").first()
+    assert army_list is not None
+    with zipfile.ZipFile(io.BytesIO(army_list_rosz(army_list=army_list, filename="demo.ros"))) as archive:
+        xml = archive.read(archive.namelist()[0]).decode()
+    selections = list(re.finditer(r'<selection [^>]*?(name="[^"]*" entryId="[^"]*")', xml))
+    unknown = selections[-1].span(1)
+    xml = f'{xml[: unknown[0]]}name="Leopold Sledge" entryId="0f3a-77c1-9e2b-4d10"{xml[unknown[1] :]}'
+    cost = r'(<selection [^>]*>\s*<costs>\s*<cost name=" pts" typeId="points" value=")[\d.]+'
+    return re.sub(cost, r"\g<1>99.0", xml, count=1).encode()
+
+
+def posted_pages(username: str | None) -> Iterator[Page]:
+    """The pages a viewer reaches by sending the demo's forms whose answer is a page of its own, as a club
+    would send them: a roster checked by the validator and imported as a list (what the import did, in
+    words), the battle session joined by its code, and a battle scheduled on a sector the attacker's own
+    side holds (the refusal beside the field; only organisers reach it). The pages a viewer may not reach
+    are no page of theirs."""
+    client = client_for(username)
+    campaign = Campaign.objects.get()
+    roster = _roster_a_club_would_bring()
+    session = BattleSession.objects.order_by("pk").first()
+    held = Sector.objects.filter(campaign=campaign, owner=Bloc.ALLIES).order_by("key").first()
+    anna, boris = (
+        Enrolment.objects.get(campaign=campaign, player__username=name) for name in ("anna", "boris")
+    )
+    posts: list[tuple[str, dict[str, Any]]] = [
+        (reverse("armies:validator"), {"file": SimpleUploadedFile("raid.ros", roster)}),
+        (reverse("armies:list_import"), {"file": SimpleUploadedFile("raid.ros", roster)}),
+        (reverse("battles:session-join"), {"code": session.code if session else ""}),
+        (
+            reverse("campaign:battle_schedule", args=[campaign.pk, campaign.current_round]),
+            {"attacker": anna.pk, "defender": boris.pk, "sector": held.key if held else "", "mission": ""},
+        ),
+    ]
+    for address, data in posts:
+        response: Any = client.post(address, data, follow=True)
+        if response.status_code not in (200, 400) or "text/html" not in response.get("Content-Type", ""):
+            continue
+        reached = response.redirect_chain[-1][0] if response.redirect_chain else address
+        name = resolve(reached.split("?", 1)[0]).view_name
+        yield Page(
+            address=f"{address} (sent)",
+            reached=f"{reached} (sent)",
+            name=name,
+            html=response.content.decode(),
+        )
 
 
 # Attributes that differ between two pages of one shape (ids, addresses, values, names): only whether each is

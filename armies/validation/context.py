@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from armies.validation.labels import entry_labels, fortification_labels, platoon_labels
 from armies.validation.problems import problem
 from armies.validation.types import ArmyList, Catalogue, ListEntry, Problem, Role, Terms, UnitProfile
 
@@ -68,10 +69,21 @@ class Context:
                 pairs.append((entry, profile))
         return tuple(pairs)
 
+    @cached_property
+    def entry_labels(self) -> dict[str, str]:
+        return entry_labels(self.army.entries, self.catalogue.unit_by_key)
+
+    @cached_property
+    def platoon_labels(self) -> dict[str, str]:
+        return platoon_labels(self.army)
+
+    @cached_property
+    def fortification_labels(self) -> dict[str, str]:
+        return fortification_labels(self.army)
+
     def label(self, entry: ListEntry) -> str:
-        profile = self.unit(entry)
-        name = profile.name if profile is not None else entry.unit
-        return f"{name} [{entry.id}]"
+        """The entry's name as people read it (``armies.validation.labels``), never its id."""
+        return self.entry_labels.get(entry.id) or entry_labels((entry,), self.catalogue.unit_by_key)[entry.id]
 
     def labels(self, entries: Iterable[ListEntry]) -> str:
         return ", ".join(self.label(entry) for entry in entries)

@@ -45,11 +45,11 @@ class PricedFortification:
         """True when this is a strongpoint unit's own (free or upgraded) fortification."""
         return self.source == "unit"
 
-    @property
-    def label(self) -> str:
+    def named(self, labels: dict[str, str]) -> str:
+        """ "bunker 2 (upgrade)": ``labels`` names the list's fortifications (``Context.fortification_labels``)."""
         fort = self.fortification
         note = {"granted": " (granted)", "unit": " (upgrade)", "bought": ""}[self.source]
-        return f"{fort.kind} [{fort.id}]{note}"
+        return f"{labels.get(fort.id, fort.kind)}{note}"
 
 
 def priced(ctx: Context) -> tuple[PricedFortification, ...]:
@@ -102,14 +102,14 @@ def _check_targets(ctx: Context, pricing: tuple[PricedFortification, ...]) -> No
         if not target.is_strongpoint_unit:
             ctx.add(
                 "fortification-not-strongpoint-unit",
-                f"Fortification [{fort.id}] is claimed as the free strongpoint of {ctx.label(entry)}, "
+                f"The {ctx.fortification_labels[fort.id]} is claimed as the free strongpoint of {ctx.label(entry)}, "
                 "which is not a strongpoint unit",
                 (entry.id,),
             )
         elif entry.id in seen:
             ctx.add(
                 "fortification-duplicate-upgrade",
-                f"Fortification [{fort.id}] is a second free fortification for {ctx.label(entry)}; "
+                f"The {ctx.fortification_labels[fort.id]} is a second free fortification for {ctx.label(entry)}; "
                 "a strongpoint unit brings one",
                 (entry.id,),
             )
@@ -131,7 +131,7 @@ def _check_offered(ctx: Context, pricing: tuple[PricedFortification, ...]) -> No
         what = " and ".join(f"{kind}s" for kind in offered) if offered else "no fortification"
         ctx.add(
             "fortification-not-offered",
-            f"The list buys {_names(refused)}, but the mission lets it buy {what}",
+            f"The list buys {_names(ctx, refused)}, but the mission lets it buy {what}",
         )
 
 
@@ -153,16 +153,18 @@ def _check_role(ctx: Context, pricing: tuple[PricedFortification, ...]) -> None:
     verb = "buys" if bought_only else "fields"
     if ctx.role == "attacker":
         tail = "only the defender may pay for fortifications" if bought_only and ctx.rtz else why
-        ctx.add("fortification-not-defender", f"The list attacks but {verb} {_names(restricted)}; {tail}")
+        ctx.add(
+            "fortification-not-defender", f"The list attacks but {verb} {_names(ctx, restricted)}; {tail}"
+        )
     elif ctx.role is None:
         ctx.add(
             "fortification-role-unknown",
-            f"The list {verb} {_names(restricted)} but does not say it defends; only a defender may field them",
+            f"The list {verb} {_names(ctx, restricted)} but does not say it defends; only a defender may field them",
         )
 
 
-def _names(items: list[PricedFortification]) -> str:
-    return ", ".join(item.label for item in items)
+def _names(ctx: Context, items: list[PricedFortification]) -> str:
+    return ", ".join(item.named(ctx.fortification_labels) for item in items)
 
 
 def _check_strongpoint_units_attacking(ctx: Context) -> None:

@@ -35,22 +35,23 @@ class _Filling:
 
 def check_platoons(ctx: Context) -> None:
     for claim in ctx.army.platoons:
+        named = ctx.platoon_labels[claim.id].capitalize()
         members = _members(ctx, claim)
         chart = ctx.catalogue.chart_by_key.get(claim.chart)
         retired = ctx.catalogue.retired_chart_by_key.get(claim.chart)
         if chart is None and retired is not None:
             ctx.add(
                 "platoon-chart-retired",
-                f"Platoon [{claim.id}] uses the chart {retired.name}, which staff retired: claim another chart",
+                f"{named} uses the chart {retired.name}, which staff retired: claim another chart",
             )
             continue
         if chart is None:
             ctx.add(
                 "platoon-unknown-chart",
-                f"Platoon [{claim.id}] uses the chart {claim.chart!r}, which the catalogue lacks",
+                f"{named} uses the chart {claim.chart!r}, which the catalogue lacks",
             )
             continue
-        title = f"Platoon [{claim.id}] ({chart.name})"
+        title = f"{named} ({chart.name})"
         if chart.bloc in ctx.catalogue.blocs and chart.bloc != ctx.army.bloc:
             ctx.add(
                 "platoon-wrong-bloc",
@@ -76,10 +77,11 @@ def _members(ctx: Context, claim: PlatoonClaim) -> list[ListEntry]:
             continue  # dangling: reported by the references check
         found.append(entry)
         if entry.platoon != claim.id:
-            where = f"platoon {entry.platoon!r}" if entry.platoon is not None else "no platoon"
+            where = _platoon_named(ctx, entry.platoon)
             ctx.add(
                 "platoon-membership-mismatch",
-                f"Platoon [{claim.id}] lists {ctx.label(entry)} as a member, but the entry says {where}",
+                f"{ctx.platoon_labels[claim.id].capitalize()} lists {ctx.label(entry)} as a member, "
+                f"but the entry says {where}",
                 (entry.id,),
             )
     for entry in ctx.army.entries:
@@ -87,7 +89,7 @@ def _members(ctx: Context, claim: PlatoonClaim) -> list[ListEntry]:
             found.append(entry)
             ctx.add(
                 "platoon-membership-mismatch",
-                f"{ctx.label(entry)} says it belongs to platoon [{claim.id}], which does not list it",
+                f"{ctx.label(entry)} says it belongs to {ctx.platoon_labels[claim.id]}, which does not list it",
                 (entry.id,),
             )
     return found
@@ -213,3 +215,10 @@ def _report_gaps(ctx: Context, chart: PlatoonChart, title: str, filling: _Fillin
             "one mercenary in place of a combat unit",
             (entry.id for entry in filling.mercenaries),
         )
+
+
+def _platoon_named(ctx: Context, platoon: str | None) -> str:
+    """Where an entry says it belongs, in words: a platoon of the list by its number, else none of them."""
+    if platoon is None:
+        return "no platoon"
+    return ctx.platoon_labels.get(platoon, "a platoon the list does not claim")

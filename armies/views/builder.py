@@ -33,6 +33,7 @@ from armies.forms import (
 from armies.models import ArmyList, UnitType
 from armies.services import army_lists as lists
 from armies.services.army_lists import ArmyListError
+from armies.validation.labels import numbered_names
 from armies.views.common import army_list_or_404
 from armies.views.panels import builder_context, unit_picks
 from core.http import HtmxHttpRequest, describe_error, form_refusal
@@ -112,11 +113,24 @@ def _form_error(form: forms.Form) -> ArmyListError:
 
 
 def _unit_name(army_list: ArmyList, *, unit_key: str = "", entry_id: str = "") -> str:
+    """The unit's name; an entry's as the list names it, numbered where it has more than one (never its id)."""
+    units = selectors.catalogue_for_list(army_list=army_list).unit_by_key
     if entry_id:
-        unit_key = next((e["unit"] for e in army_list.content["entries"] if e["id"] == entry_id), "")
-    profile = selectors.catalogue_for_list(army_list=army_list).unit_by_key.get(unit_key)
-    name = profile.name if profile else unit_key or "the entry"
-    return f"{name} [{entry_id}]" if entry_id else name
+        entries = [(str(e["id"]), str(e["unit"])) for e in army_list.content["entries"]]
+        names = numbered_names([(id_, units[key].name if key in units else key) for id_, key in entries])
+        return names.get(entry_id, "the entry")
+    profile = units.get(unit_key)
+    return profile.name if profile else unit_key or "the entry"
+
+
+def _part_name(army_list: ArmyList, part: str, part_id: str) -> str:
+    """A platoon ("platoon 2") or a fortification ("bunker") as the list names it, before it is removed."""
+    items = army_list.content.get(part) or []
+    if part == "platoons":
+        named = {str(item["id"]): f"platoon {index}" for index, item in enumerate(items, start=1)}
+    else:
+        named = numbered_names([(str(item["id"]), str(item["kind"])) for item in items])
+    return named.get(part_id, "it")
 
 
 Change = Callable[[ArmyList, Any], str]
@@ -198,8 +212,9 @@ def add_platoon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def remove_platoon(request: HtmxHttpRequest, pk: int, platoon_id: str) -> HttpResponse:
     def change(army_list: ArmyList, _form: None) -> str:
+        name = _part_name(army_list, "platoons", platoon_id)
         lists.army_list_remove_platoon(army_list=army_list, platoon_id=platoon_id)
-        return f"Removed platoon [{platoon_id}]."
+        return f"Removed {name}."
 
     return _change(request, pk, None, change, anchor="platoons")
 
@@ -219,8 +234,9 @@ def add_fortification(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def remove_fortification(request: HtmxHttpRequest, pk: int, fortification_id: str) -> HttpResponse:
     def change(army_list: ArmyList, _form: None) -> str:
+        name = _part_name(army_list, "fortifications", fortification_id)
         lists.army_list_remove_fortification(army_list=army_list, fortification_id=fortification_id)
-        return f"Removed fortification [{fortification_id}]."
+        return f"Removed the {name}."
 
     return _change(request, pk, None, change, anchor="fortifications")
 

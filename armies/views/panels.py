@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from armies import validation as v
 from armies.validation import skills
 from armies.validation.fortifications import BOUGHT_COST, FREE_COST
+from armies.validation.labels import entry_labels, fortification_labels, platoon_labels
 from armies.validation.types import CAPTURED_SURCHARGE
 
 PILOT_SKILLS = (*skills.VEHICLE_PILOT_SKILLS, *skills.AIRCRAFT_PILOT_SKILLS)
@@ -108,9 +109,9 @@ class FortificationRow:
     label: str
 
 
-def _label(entry: v.ListEntry, catalogue: v.Catalogue) -> str:
-    profile = catalogue.unit_by_key.get(entry.unit)
-    return f"{profile.name if profile else entry.unit} [{entry.id}]"
+def _labels(army: v.ArmyList, catalogue: v.Catalogue) -> dict[str, str]:
+    """Each entry's name by its id, numbered where the list has more than one of a unit (never its id)."""
+    return entry_labels(army.entries, catalogue.unit_by_key)
 
 
 def _faction_name(profile: v.UnitProfile | None, catalogue: v.Catalogue) -> str:
@@ -123,7 +124,7 @@ def _faction_name(profile: v.UnitProfile | None, catalogue: v.Catalogue) -> str:
 def _with_current(options: list[Option], current: str | None, labels: dict[str, str]) -> tuple[Option, ...]:
     """Keep the entry's present value selectable even when it is not a usual choice."""
     if current is not None and all(option.value != current for option in options):
-        options.append(Option(current, labels.get(current, f"[{current}] (not in the list)")))
+        options.append(Option(current, labels.get(current, "a unit no longer in the list")))
     return (Option("", "—"), *options) if options else ()
 
 
@@ -140,9 +141,10 @@ def _placement_groups(
     army: v.ArmyList, catalogue: v.Catalogue, entry: v.ListEntry
 ) -> tuple[tuple[str, tuple[Option, ...]], ...]:
     groups = []
+    named = platoon_labels(army)
     for claim in army.platoons:
         chart = catalogue.chart_by_key.get(claim.chart)
-        title = f"Platoon [{claim.id}] {chart.name if chart else claim.chart}"
+        title = f"{named[claim.id].capitalize()}: {chart.name if chart else 'a chart this catalogue lacks'}"
         options = []
         if chart is not None:
             roles = (("command", (chart.command,)), ("combat", chart.combat), ("support", chart.support))
@@ -158,18 +160,18 @@ def _placement_groups(
     return tuple(groups)
 
 
-def _riders(army: v.ArmyList, catalogue: v.Catalogue) -> dict[str, list[str]]:
+def _riders(army: v.ArmyList, labels: dict[str, str]) -> dict[str, list[str]]:
     riders: dict[str, list[str]] = {}
     for entry in army.entries:
         if entry.joined_to:
-            riders.setdefault(entry.joined_to, []).append(f"joined by {_label(entry, catalogue)}")
+            riders.setdefault(entry.joined_to, []).append(f"joined by {labels[entry.id]}")
         if entry.pilot_of:
-            riders.setdefault(entry.pilot_of, []).append(f"piloted by {_label(entry, catalogue)}")
+            riders.setdefault(entry.pilot_of, []).append(f"piloted by {labels[entry.id]}")
     return riders
 
 
 def entry_rows(army: v.ArmyList, catalogue: v.Catalogue, verdict: v.Verdict) -> list[EntryRow]:
-    labels = {entry.id: _label(entry, catalogue) for entry in army.entries}
+    labels = _labels(army, catalogue)
     profiles = {entry.id: catalogue.unit_by_key.get(entry.unit) for entry in army.entries}
     infantry = [
         Option(e.id, labels[e.id])
@@ -185,7 +187,7 @@ def entry_rows(army: v.ArmyList, catalogue: v.Catalogue, verdict: v.Verdict) -> 
     bonus: dict[str, int] = {}
     for use in verdict.totals.bonus_uses:
         bonus[use.entry_id] = bonus.get(use.entry_id, 0) + use.ap
-    riders = _riders(army, catalogue)
+    riders = _riders(army, labels)
     rows = []
     for entry in army.entries:
         profile = profiles[entry.id]
@@ -221,8 +223,10 @@ def entry_rows(army: v.ArmyList, catalogue: v.Catalogue, verdict: v.Verdict) -> 
                 placement_groups=_placement_groups(army, catalogue, entry),
                 problems=tuple(p for p in verdict.problems if entry.id in p.entry_ids),
                 riders=tuple(riders.get(entry.id, ())),
-                joins=labels.get(entry.joined_to, f"[{entry.joined_to}]") if entry.joined_to else "",
-                pilots=labels.get(entry.pilot_of, f"[{entry.pilot_of}]") if entry.pilot_of else "",
+                joins=labels.get(entry.joined_to, "a unit no longer in the list") if entry.joined_to else "",
+                pilots=labels.get(entry.pilot_of, "a vehicle no longer in the list")
+                if entry.pilot_of
+                else "",
             )
         )
     return rows
@@ -230,30 +234,30 @@ def entry_rows(army: v.ArmyList, catalogue: v.Catalogue, verdict: v.Verdict) -> 
 
 def platoon_rows(army: v.ArmyList, catalogue: v.Catalogue) -> list[PlatoonRow]:
     by_id = {entry.id: entry for entry in army.entries}
+    labels = _labels(army, catalogue)
     rows = []
     for claim in army.platoons:
         chart = catalogue.chart_by_key.get(claim.chart)
         members = tuple(
-            f"{by_id[m].slot or 'no slot'}: {_label(by_id[m], catalogue)}"
-            if m in by_id
-            else f"[{m}] (missing)"
+            f"{by_id[m].slot or 'no slot'}: {labels[m]}" if m in by_id else "a unit no longer in the list"
             for m in claim.members
         )
-        name = chart.name if chart else f"{claim.chart} (not in the catalogue)"
+        name = chart.name if chart else "a chart this catalogue lacks"
         rows.append(PlatoonRow(claim, name, chart.advantage if chart else "", members))
     return rows
 
 
 def fortification_rows(army: v.ArmyList, catalogue: v.Catalogue) -> list[FortificationRow]:
     by_id = {entry.id: entry for entry in army.entries}
+    labels, forts = _labels(army, catalogue), fortification_labels(army)
     rows = []
     for fort in army.fortifications:
         owner = by_id.get(fort.unit) if fort.unit else None
         if owner is not None:
             what = "bunker upgrade" if fort.kind == "bunker" else "free strongpoint"
-            label = f"{fort.kind.title()} [{fort.id}]: {what} of {_label(owner, catalogue)}"
+            label = f"{forts[fort.id].capitalize()}: {what} of {labels[owner.id]}"
         else:
-            label = f"{fort.kind.title()} [{fort.id}], bought ({BOUGHT_COST[fort.kind]} AP)"
+            label = f"{forts[fort.id].capitalize()}, bought ({BOUGHT_COST[fort.kind]} AP)"
         rows.append(FortificationRow(fort, label))
     return rows
 
@@ -263,14 +267,14 @@ def fortification_options(army: v.ArmyList, catalogue: v.Catalogue) -> list[Opti
         Option("strongpoint", f"Strongpoint ({BOUGHT_COST['strongpoint']} AP)"),
         Option("bunker", f"Bunker ({BOUGHT_COST['bunker']} AP)"),
     ]
+    labels = _labels(army, catalogue)
     for entry in army.entries:
         profile = catalogue.unit_by_key.get(entry.unit)
         if profile is not None and profile.is_strongpoint_unit:
             options.append(
                 Option(
                     f"upgrade:{entry.id}",
-                    f"Bunker upgrade of {_label(entry, catalogue)}'s free strongpoint "
-                    f"(+{FREE_COST['bunker']} AP)",
+                    f"Bunker upgrade of {labels[entry.id]}'s free strongpoint (+{FREE_COST['bunker']} AP)",
                 )
             )
     return options
@@ -283,7 +287,7 @@ def chart_options(army: v.ArmyList, catalogue: v.Catalogue) -> list[Option]:
 
 def totals_context(army: v.ArmyList, catalogue: v.Catalogue, verdict: v.Verdict) -> dict[str, Any]:
     totals = verdict.totals
-    labels = {entry.id: _label(entry, catalogue) for entry in army.entries}
+    labels = _labels(army, catalogue)
     faction = catalogue.faction_by_key.get(totals.faction) if totals.faction else None
     return {
         "totals": totals,

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
@@ -152,11 +152,14 @@ def generate_pairing(
     seed: int,
     dense_limit: int = DENSE_LIMIT,
     sector_names: Mapping[SectorKey, str] | None = None,
+    taken: Collection[SectorKey] = (),
 ) -> Pairing:
     """Pair a round; ``history`` is oldest first, ``fronts`` maps (attacker, defender) blocs to sector keys.
 
     ``dense_limit``: rounds with more players who may play are first matched on a certified sample.
     ``sector_names``: how the explanations name the sectors (else by their keys).
+    ``taken``: the sectors the round's other battles (a challenge accepted, a battle scheduled) already
+    fight over: shared only as the pairing's own sectors are, when every other is taken.
     """
     context = pairing_context(players, history, fronts, sector_names=sector_names)
     blocs = dict(context.blocs)
@@ -169,7 +172,7 @@ def generate_pairing(
     pairs = matching.match(split.playing, blocs, records, context.last_met, len(history), rng, dense_limit)
     notes = _round_notes(split, len(order), sum(1 for pair in pairs if pair in context.last_met))
     oriented = [_orient(a, b, records, context, rng) for a, b in pairs]
-    sectors = _assign_sectors([(att, dfn) for att, dfn, _ in oriented], context, rng)
+    sectors = _assign_sectors([(att, dfn) for att, dfn, _ in oriented], context, rng, frozenset(taken))
     battles = tuple(
         Battle(
             att,
@@ -361,7 +364,10 @@ def _orient(
 
 
 def _assign_sectors(
-    battles: Sequence[tuple[PlayerId, PlayerId]], context: PairingContext, rng: random.Random
+    battles: Sequence[tuple[PlayerId, PlayerId]],
+    context: PairingContext,
+    rng: random.Random,
+    taken: frozenset[SectorKey] = frozenset(),
 ) -> list[tuple[SectorKey | None, str, Explanation]]:
     """A sector per battle: a maximum bipartite matching first, then the least used ones (module docstring)."""
     blocs, fronts = context.blocs, context.fronts
@@ -372,10 +378,10 @@ def _assign_sectors(
     graph: nx.Graph[int] = nx.Graph()
     open_battles = [i for i, found in enumerate(options) if found]
     graph.add_nodes_from(open_battles)
-    graph.add_edges_from((i, rank[key]) for i in open_battles for key in options[i])
+    graph.add_edges_from((i, rank[key]) for i in open_battles for key in options[i] if key not in taken)
     first = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=open_battles) if open_battles else {}
     chosen = {i: keys[first[i] - len(battles)] for i in range(len(battles)) if i in first}
-    uses = dict.fromkeys(keys, 0) | dict.fromkeys(chosen.values(), 1)
+    uses = dict.fromkeys(keys, 0) | dict.fromkeys(taken & set(keys), 1) | dict.fromkeys(chosen.values(), 1)
     shared: set[int] = set()
     for i in open_battles:
         if i not in chosen:

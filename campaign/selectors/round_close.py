@@ -7,8 +7,9 @@ holds the preview equal to what the close then pays).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from campaign.live_hooks import LiveBattle, live_battles
 from campaign.models import Battle, BattleStatus, Campaign, Challenge, ChallengeStatus, Round
 from campaign.options import UnplayedPolicy
 from campaign.report_hooks import DisputedBattle, round_disputes
@@ -50,6 +51,7 @@ class ClosePreview:
     ]  # reported, not yet agreed nor disputed: the clock or an organiser settles
     income: list[IncomeLine]
     disputes: list[DisputedBattle]  # each must be resolved first
+    live: list[LiveBattle] = field(default_factory=list)  # being played at the table: closing asks about them
 
     @property
     def blocked(self) -> bool:
@@ -92,11 +94,18 @@ def round_close_preview(*, campaign: Campaign, round: Round) -> ClosePreview:
         .order_by("created_at", "id")
     )
     reported = [b for b in battles if b.status == BattleStatus.REPORTED]
+    live = live_battles(campaign_id=round.campaign_id, round_number=round.number)
+    at_the_table = {line.battle_id for line in live}
     return ClosePreview(
         round_number=round.number,
         is_open=round.is_open,
         settled_as="forfeited" if campaign.unplayed_battles == UnplayedPolicy.FORFEIT else "unplayed",
-        unreported=[BattleLine(b.pk, _label(b)) for b in battles if b.status == BattleStatus.SCHEDULED],
+        unreported=[
+            BattleLine(b.pk, _label(b))
+            for b in battles
+            if b.status == BattleStatus.SCHEDULED and b.pk not in at_the_table
+        ],
+        live=live,
         drafts=sum(1 for b in battles if b.status == BattleStatus.DRAFT),
         challenges=[
             ChallengeLine(

@@ -438,3 +438,11 @@ def places_with_registered_list(*, campaign_id: int) -> frozenset[int]:
     per thread: ``core.compiled``): a place not in it is flagged wherever it is paired, challenged or
     scheduled, before anyone reports."""
     return frozenset(row[0] for row in _WITH_A_LIST.raw(campaign=campaign_id))
+
+
+def places_fighting(*, round: Round) -> set[int]:
+    """The places with a battle in ``round`` (scheduled, reported or confirmed; a draft holds nobody), as the
+    schedule form leaves them out (one query)."""
+    busy = [BattleStatus.SCHEDULED, BattleStatus.REPORTED, BattleStatus.CONFIRMED]
+    rows = Battle.objects.filter(round=round, status__in=busy).values_list("attacker_id", "defender_id")
+    return {place for pair in rows for place in pair}

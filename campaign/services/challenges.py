@@ -23,6 +23,7 @@ from campaign.models import (
     Battle,
     BattleSource,
     BattleStatus,
+    Bye,
     Campaign,
     Challenge,
     ChallengeStatus,
@@ -50,6 +51,12 @@ def fighting(round: Round, enrolment: Enrolment) -> bool:
     )
 
 
+def byes_taken_back(round: Round, *places: Enrolment) -> None:
+    """``places`` have a battle in ``round`` now (a challenge accepted, a battle scheduled): none of them sits
+    it out any more, on the round's page nor in the fewest-byes count the next pairings share byes by."""
+    Bye.objects.filter(round=round, enrolment__in=places).delete()
+
+
 def sector_on_front(
     *, campaign: Campaign, attacker: Enrolment, defender: Enrolment, sector_key: str
 ) -> Sector:
@@ -64,10 +71,13 @@ def sector_on_front(
     state = map_state_now(sectors=sectors_for_map(campaign=campaign))
     refusal = attack_refusal(campaign_map(campaign=campaign), state, Bloc(attacker.bloc), sector.key)
     if refusal is not None and refusal is not AttackRefusal.NOT_ADJACENT:
+        why = (
+            f"it is already held by the {attacker.bloc}"
+            if refusal is AttackRefusal.OWN_SECTOR
+            else "it is a headquarters, which nobody can attack"
+        )
         raise CampaignError(
-            "sector-not-attackable",
-            f"{attacker.bloc} cannot attack {sector.name} ({refusal.value})",
-            "sector",
+            "sector-not-attackable", f"{attacker.bloc} cannot attack {sector.name}: {why}", "sector"
         )
     if sector.owner not in ("", defender.bloc):
         raise CampaignError(
@@ -190,6 +200,7 @@ def challenge_accept(*, challenge: Challenge, actor: Any) -> Battle:
     )  # fmt: skip
     challenge.battle = battle
     challenge.save(update_fields=["battle"])
+    byes_taken_back(challenge.round, challenge.challenger, challenge.challenged)
     notices.tell(
         enrolments=[challenge.challenger], kind=notices.CHALLENGE_ANSWERED, actor=actor,
         message=f"{challenge.challenged.display_name} accepted your challenge over {sector.name}.",

@@ -136,12 +136,20 @@ def pairings_generate(*, round: Round, actor: Any) -> list[Battle]:
         )
     pairing = engine.generate_pairing(
         players, _history(campaign, round.number), fronts(campaign=campaign), seed=round.pairing_seed,
-        sector_names=sector_names(campaign=campaign),
+        sector_names=sector_names(campaign=campaign), taken=_sectors_fought_over(round),
     )  # fmt: skip
     battles = _store(campaign, round, pairing)
     log_write(campaign=campaign, kind=LogKind.PAIRING_CHANGED, subject=f"round:{round.number}", actor=actor,
               field="pairings", after={"battles": len(battles), "byes": len(pairing.byes), "draft": True})  # fmt: skip
     return battles
+
+
+def _sectors_fought_over(round: Round) -> set[str]:
+    """The sectors the round's battles outside the draft (challenges accepted, battles scheduled) fight over."""
+    rows = Battle.objects.filter(round=round, sector__isnull=False).exclude(
+        status__in=[BattleStatus.DRAFT, BattleStatus.VOID]
+    )
+    return set(rows.values_list("sector__key", flat=True))
 
 
 def _stored_pairing(campaign: Campaign, round: Round) -> tuple[engine.Pairing, list[Battle]]:

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from campaign import limits
 from campaign.errors import CampaignConflictError, CampaignError
+from campaign.live_hooks import LiveBattle, live_battles
 from campaign.models import (
     Battle,
     BattleStatus,
@@ -22,6 +23,7 @@ from campaign.models import (
     Campaign,
     Challenge,
     ChallengeStatus,
+    Enrolment,
     LogKind,
     Round,
     RoundStatus,
@@ -114,6 +116,9 @@ def round_close(*, round: Round, actor: Any) -> Round:
     ``disputes-open``) while a report of the round is disputed."""
     locked = _locked(round.campaign)
     _refuse_open_disputes(round)
+    # Battles being played at the table are settled like the others (the close page asks first); both players
+    # of each are told so, in words, once the round is closed.
+    at_the_table = live_battles(campaign_id=round.campaign_id, round_number=round.number)
     closed_at = timezone.now()
     if not Round.objects.filter(pk=round.pk, status=RoundStatus.OPEN).update(
         status=RoundStatus.CLOSED, closed_at=closed_at
@@ -150,8 +155,29 @@ def round_close(*, round: Round, actor: Any) -> Round:
         message=f"Round {round.number} of {locked.name} is closed; income is paid.",
         link=notices.campaign_link(locked),
     )  # fmt: skip
+    _tell_the_table(locked, round, at_the_table, settled, actor)
     webhook_round(round=round, event=ROUND_CLOSED)
     return round
+
+
+def _tell_the_table(
+    campaign: Campaign, round: Round, lines: list[LiveBattle], settled: str, actor: Any
+) -> None:
+    """Tell both players of each battle closed while it was being played at the table what became of it."""
+    how = (
+        "forfeited (the side that did not report loses)"
+        if settled == BattleStatus.FORFEITED
+        else "not played"
+    )
+    places = Enrolment.objects.in_bulk({pk for line in lines for pk in (line.attacker_id, line.defender_id)})
+    for line in lines:
+        notices.tell(
+            enrolments=[places[pk] for pk in (line.attacker_id, line.defender_id) if pk in places],
+            kind=notices.ROUND_CLOSED, actor=actor,
+            message=f"Round {round.number} closed while {line.label} was {line.progress}: it is settled as "
+            f"{how}. An organiser may still enter its result.",
+            link=notices.battle_link(Battle(pk=line.battle_id, campaign_id=campaign.pk)),
+        )  # fmt: skip
 
 
 def _round_notices_done(campaign: Campaign, round: Round) -> None:

@@ -28,7 +28,7 @@ from campaign.models import (
 )
 from campaign.permissions import can_schedule_battle
 from campaign.services import notices
-from campaign.services.challenges import fighting, sector_on_front
+from campaign.services.challenges import byes_taken_back, fighting, sector_on_front
 from campaign.services.log import log_write
 
 
@@ -80,6 +80,7 @@ def battle_schedule(
         mission=mission or suggested_mission(Terrain(sector.terrain)).key, points_limit=campaign.points_limit,
         status=BattleStatus.SCHEDULED, source=BattleSource.SCHEDULED, published_at=timezone.now(),
     )  # fmt: skip
+    byes_taken_back(current, attacker, defender)
     log_write(campaign=campaign, kind=LogKind.BATTLE_CHANGED, subject=f"battle:{battle.pk}", actor=actor,
               field="scheduled", after={"attacker": attacker.display_name, "defender": defender.display_name,
                                         "sector": sector.name, "mission": battle.mission,

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from armies import validation as v
+from armies.selectors import faction_names, faction_shown
 from campaign.battle_terms import Side, battle_list_check, battle_mission, battle_terms
 from campaign.models import Battle, BattleSide, BattleStatus, Campaign, Enrolment, Registration
 from campaign.permissions import (
@@ -59,6 +60,7 @@ class SidePanel:
     verdict: v.Verdict | None
     terms: v.Terms
     other_choice: str  # the other side's chosen list, kept when this side's form is sent without htmx
+    faction: str = ""  # the faction it fought as, by its name
 
     @property
     def target(self) -> str:
@@ -85,6 +87,9 @@ def _sides(request: HtmxHttpRequest, battle: Battle) -> list[SidePanel]:
     for registration in current_registrations(enrolment_ids=[battle.attacker_id, battle.defender_id]):
         lists.setdefault(registration.enrolment_id, []).append(registration)
     panels = []
+    claimed = [battle.side(side).faction for side in SIDES if battle.side(side).faction]
+    # The factions' names only where a side fought as one (one query).
+    names = faction_names(catalogue_ids=[battle.campaign.catalogue_id or 0]) if claimed else {}
     for side in SIDES:
         enrolment = places[side]
         own = lists.get(enrolment.pk, [])
@@ -119,6 +124,7 @@ def _sides(request: HtmxHttpRequest, battle: Battle) -> list[SidePanel]:
                 verdict=battle_list_check(battle=battle, side=side, registration=chosen) if chosen else None,
                 terms=battle_terms(battle=battle, side=side),
                 other_choice=request.GET.get(f"{other}-list", "")[:20],
+                faction=faction_shown(names, battle.campaign.catalogue_id, battle.side(side).faction),
             )
         )
     return panels

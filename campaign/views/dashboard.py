@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from campaign.forms import CoOrganiserForm, PlaceholderForm, ReasonForm
+from campaign.live_hooks import live_battles
 from campaign.models import Campaign, Enrolment
 from campaign.options import Status
 from campaign.permissions import can_add_co_organisers, can_remove_co_organiser, can_see_round_waits
@@ -132,6 +133,10 @@ def dashboard_context(request: HtmxHttpRequest, campaign: Campaign, **overrides:
         "placeholders": [(e, claim_url(request, e)) for e in admitted_placeholders(campaign=campaign)],
         "is_finished": campaign.status == Status.FINISHED,
         "errors": errors,
+        # The current round's battles being played at the table now ("turn 2 of 6"), from the battles app.
+        "live": live_battles(campaign_id=campaign.pk, round_number=campaign.current_round)
+        if campaign.current_round
+        else [],
         # What other apps add (the battles app: the disputed reports to resolve).
         **dashboard_sections(request, campaign),
     }

@@ -32,6 +32,7 @@ from campaign.permissions import (
     can_manage_campaign,
 )
 from campaign.round_forms import FortificationForm, LedgerAdjustForm, add_refusal, fortification_offer
+from campaign.selectors.names import battle_names
 from campaign.selectors.rounds import (
     BalanceLine,
     admitted_players,
@@ -41,6 +42,7 @@ from campaign.selectors.rounds import (
 )
 from campaign.services.economy import Holder, fortification_buy, ledger_adjust
 from campaign.views.common import bloc_colour, campaign_or_404
+from campaign.views.presenters import reason_battle_ids, reason_words
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user
 
@@ -123,8 +125,15 @@ def _economy_page(
     user = request.user
     ledger = ledger_entries(campaign=campaign)
     page = Paginator(ledger, LEDGER_PER_PAGE).get_page(request.GET.get("page"))
+    entries = list(page.object_list)
+    named = battle_names(campaign_id=campaign.pk, ids=reason_battle_ids(entry.reason for entry in entries))
+    ledger_lines = [(entry, reason_words(entry.reason, named)) for entry in entries]
     if request.htmx and request.htmx.target == "ledger":
-        return render(request, "campaign/_ledger.html", {"campaign": campaign, "page": page})
+        return render(
+            request,
+            "campaign/_ledger.html",
+            {"campaign": campaign, "page": page, "ledger_lines": ledger_lines},
+        )
     own = campaign_access(user, campaign).enrolment
     rows = _rows(campaign, balances(campaign=campaign), own)
     may_buy = can_buy_fortification(user, campaign) and campaign.is_running and own is not None
@@ -141,6 +150,7 @@ def _economy_page(
         ),
         "per_player": campaign.resources_held_by == ResourceHolder.PLAYER,
         "page": page,
+        "ledger_lines": ledger_lines,
         "purchases": list(purchases_for_campaign(campaign=campaign).order_by("-created_at", "-id")),
         "buy_form": buying if may_buy else None,
         "my_balance": next((r.balance for r in rows if r.mine), 0),

@@ -21,11 +21,12 @@ from campaign.options import ResourceHolder, Status
 from campaign.permissions import can_manage_campaign
 from campaign.round_forms import SectorHolderForm
 from campaign.selectors import campaign_map, sector_for_page, sector_history
+from campaign.selectors.names import battle_names
 from campaign.selectors.rounds import admitted_players, battles_at_sector
 from campaign.services.map import campaign_map_load, sector_update
 from campaign.views.common import campaign_or_404, managed_campaign_or_404
 from campaign.views.pages import map_panel
-from campaign.views.presenters import describe_entry
+from campaign.views.presenters import describe_entry, reason_battle_ids
 from campaign.views.sections import battle_statuses
 from core.errors import DomainError, FieldProblem
 from core.http import HtmxHttpRequest, acting_user, bound, describe_error
@@ -144,6 +145,7 @@ def sector_page(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
     start = campaign_map(campaign=campaign).initial_state()[key]
     names = {sector.key: sector.name}
     history = sector_history(campaign=campaign, key=key)
+    named = battle_names(campaign_id=campaign.pk, ids=reason_battle_ids(entry.reason for entry in history))
     battles = list(battles_at_sector(sector=sector))
     statuses = battle_statuses(request, campaign, battles)
     context = {
@@ -153,7 +155,7 @@ def sector_page(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
         # A finished campaign offers no edit form, but a refused forged post still shows why.
         "form": form if campaign.status != Status.FINISHED or (form is not None and form.errors) else None,
         "start_holder": holder_label(start.owner),
-        "history": [describe_entry(entry, names) for entry in history],
+        "history": [describe_entry(entry, names, None, named) for entry in history],
         "battles": [(battle, battle_mission(battle), statuses[battle.pk]) for battle in battles],
         **map_panel(campaign, None, highlight=key),
     }

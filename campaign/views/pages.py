@@ -33,10 +33,11 @@ from campaign.selectors import (
 )
 from campaign.selectors.hidden_results import log_entries_shown
 from campaign.selectors.map_battles import battles_on_map
+from campaign.selectors.names import battle_names
 from campaign.selectors.rounds import battle_this_round
 from campaign.views.common import campaign_or_404, page_campaign_or_404
 from campaign.views.page_rows import kept_registration_rows, kept_rosters, map_drawing
-from campaign.views.presenters import describe_entry, settings_summary
+from campaign.views.presenters import describe_entry, reason_battle_ids, settings_summary
 from campaign.views.registrations import register_action_allowed
 from campaign.views.sections import battle_words
 from core.http import HtmxHttpRequest
@@ -133,5 +134,6 @@ def campaign_timeline(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     page = Paginator(entries, LOG_ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     names = sector_names(campaign=campaign)
     battles = battle_words(request, campaign, list(page.object_list))
-    lines = [describe_entry(entry, names, battles) for entry in page.object_list]
+    named = battle_names(campaign_id=campaign.pk, ids=reason_battle_ids(e.reason for e in page.object_list))
+    lines = [describe_entry(entry, names, battles, named) for entry in page.object_list]
     return render(request, "campaign/timeline.html", {"campaign": campaign, "page": page, "lines": lines})

@@ -59,6 +59,26 @@ class DraftRow:
     mission: Mission
     sector_form: BattleSectorForm
     terms_form: BattleTermsForm
+    # The round's other battles over the same sector ("Lena against Boris"), said on the draft so the organiser
+    # may choose another sector before publishing (docs/campaign-api.md, "Pairings").
+    shared_with: tuple[str, ...] = ()
+
+
+def sector_sharers(battles: list[Battle]) -> dict[int, tuple[str, ...]]:
+    """Per battle, the other battles of the round (drafted or not, not voided) fought over its sector."""
+    by_sector: dict[int, list[Battle]] = {}
+    for battle in battles:
+        if battle.sector_id is not None and battle.status != BattleStatus.VOID:
+            by_sector.setdefault(battle.sector_id, []).append(battle)
+    return {
+        battle.pk: tuple(
+            f"{other.attacker.display_name} against {other.defender.display_name}"
+            + (" (not yet published)" if other.status == BattleStatus.DRAFT else "")
+            for other in by_sector.get(battle.sector_id or 0, ())
+            if other.pk != battle.pk
+        )
+        for battle in battles
+    }
 
 
 def swap_choices(battles: list[Battle], byes: list[Bye]) -> list[tuple[int, str]]:
@@ -112,14 +132,17 @@ def round_page(
     editable = organiser and round.is_open and round.pairings_published_at is None
     own = campaign_access(user, campaign).enrolment
     drafts: list[Battle] = []
+    sharers: dict[int, tuple[str, ...]] = {}
     if editable:
         # The draft's forms need its battles whole; the published ones are read from the same instances.
         battles = list(battles_for_round(round=round, drafts=True))
         drafts = [b for b in battles if b.status == BattleStatus.DRAFT]
+        sharers = sector_sharers(battles)
         lines = [BattleLine.of(b) for b in battles if b.status != BattleStatus.DRAFT]
     else:
         lines = battle_lines_for_round(round=round)
     byes = list(byes_for_round(round=round, drafts=organiser))
+    fighting = _fighting(lines)
     # Who is flagged "no registered list yet" beside a battle still to be fought (one query).
     registered = places_with_registered_list(campaign_id=campaign.pk)
     context: dict[str, Any] = {
@@ -136,7 +159,8 @@ def round_page(
             mine=own.pk if own is not None else None,
             registered=registered,
         ),
-        "byes": [y for y in byes if y.published],
+        # A bye stored before its player got a battle this round (a challenge accepted) is no bye any more.
+        "byes": [y for y in byes if y.published and y.enrolment_id not in fighting],
         "editable": editable,
         "registered": registered,
     }
@@ -151,6 +175,7 @@ def round_page(
                     mission=battle_mission(b),
                     sector_form=sector_forms.get(b.pk) or sector_form(b, front, every),
                     terms_form=terms_forms.get(b.pk) or terms_form(b),
+                    shared_with=sharers.get(b.pk, ()),
                 )
                 for b in drafts
             ],
@@ -158,6 +183,13 @@ def round_page(
             swap_form=swap_form or SwapForm(players=swap_choices(drafts, draft_byes)),
         )
     return render(request, ROUND_PAGE, context)
+
+
+def _fighting(lines: list[BattleLine]) -> set[int]:
+    """The places with a battle of the round that is not voided (a void battle's players were not in it)."""
+    return {
+        p for line in lines if line.status != BattleStatus.VOID for p in (line.attacker_id, line.defender_id)
+    }
 
 
 @require_safe

@@ -6,8 +6,9 @@ selectors fetched.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -93,6 +94,7 @@ class EntryLine:
     battle_id: int | None = None  # the battle whose page the line links to
     main: bool = False  # a battle report: the timeline's main entries
     private: bool = False  # the viewer may not see the report, so not why it changed either
+    reason: str = ""  # why, in words (``reason_words``)
 
 
 def _shown(field: str, value: Any) -> str:
@@ -113,6 +115,8 @@ def _enrolment_text(entry: LogEntry) -> str:
     after = entry.after if isinstance(entry.after, Mapping) else {}
     if entry.field == "player":
         return f"{after or entry.after} claimed the place kept for {entry.before}"
+    if entry.field == "claim_link":  # the link stays out of the log, and so does whose place it is
+        return "Made a new claim link for a club member's place (the old one stopped working)"
     who = f"{after.get('player', '?')} ({after.get('bloc', '?')})"
     status = _choice_label(EnrolmentStatus, after.get("status", "")).lower()
     before = f"{_choice_label(EnrolmentStatus, entry.before).lower()} → " if entry.before else ""
@@ -197,10 +201,20 @@ def _battle_line(entry: LogEntry, battles: Mapping[int, BattleWords]) -> EntryLi
 
 
 def describe_entry(
-    entry: LogEntry, sector_names: Mapping[str, str], battles: Mapping[int, BattleWords] | None = None
+    entry: LogEntry,
+    sector_names: Mapping[str, str],
+    battles: Mapping[int, BattleWords] | None = None,
+    battle_names: Mapping[int, str] | None = None,
 ) -> EntryLine:
     """One log entry as a sentence for the timeline (``battles``: how to name the battles of report and
-    result entries, and what the viewer may see of them)."""
+    result entries, and what the viewer may see of them; ``battle_names``: the battles its reason names)."""
+    line = _described(entry, sector_names, battles)
+    return replace(line, reason=reason_words(entry.reason, battle_names or {})) if entry.reason else line
+
+
+def _described(
+    entry: LogEntry, sector_names: Mapping[str, str], battles: Mapping[int, BattleWords] | None
+) -> EntryLine:
     kind = entry.kind
     if kind in (LogKind.REPORT_CHANGED, LogKind.RESULT_RECORDED):
         return _battle_line(entry, battles or {})
@@ -335,3 +349,46 @@ def days_and_times(moments: Iterable[datetime]) -> list[str]:
         f"{local.day} {months[local.month]} {local.year}, {local.hour:02d}:{local.minute:02d}"
         for local in (timezone.localtime(moment, zone) for moment in moments)
     ]
+
+
+# Reasons the site writes itself name a battle by its id ("battle 6: report confirmed", "Award for battle 6: …",
+# "Battle 6 result taken back: …") and an organiser's decision by its code ("accepted: …"): stored words, said
+# to people with the battle's name and the decision in words (``reason_words``).
+_BATTLE_REASON = re.compile(
+    r"^(?P<head>Award for battle|Battle|battle) (?P<id>\d{1,12})(?P<back> result taken back)?: "
+)
+_DECISIONS = {
+    "accepted": "an organiser accepted the report",
+    "amended": "an organiser amended the report",
+    "entered": "an organiser entered the result",
+    "voided": "an organiser voided the report",
+}
+_DECISION_REASON = re.compile(rf"^(?P<code>{'|'.join(_DECISIONS)}): ?")
+
+
+def reason_battle_ids(reasons: Iterable[str]) -> set[int]:
+    """The battles that reasons written by the site name by their id."""
+    return {int(found["id"]) for reason in reasons if (found := _BATTLE_REASON.match(reason or ""))}
+
+
+def decision_words(reason: str) -> str:
+    """``accepted: the photos show it`` as "an organiser accepted the report: the photos show it"."""
+    found = _DECISION_REASON.match(reason)
+    if found is None:
+        return reason
+    rest = reason[found.end() :]
+    return f"{_DECISIONS[found['code']]}{f': {rest}' if rest else ''}"
+
+
+def reason_words(reason: str, battles: Mapping[int, str]) -> str:
+    """A stored reason as people read it: a battle named by ``battles`` (``battle_names``), not by its id."""
+    found = _BATTLE_REASON.match(reason or "")
+    if found is None:
+        return decision_words(reason or "")
+    label = battles.get(int(found["id"]), "a battle since deleted")
+    rest = decision_words(reason[found.end() :])
+    if found["head"] == "Award for battle":
+        return f"Award for {label}: {rest}"
+    if found["back"]:
+        return f"The result of {label} taken back: {rest}"
+    return f"The result of {label}: {rest}"

@@ -102,7 +102,17 @@ def round_close_view(request: HtmxHttpRequest, pk: int, number: int) -> HttpResp
     campaign = rounds_campaign_or_404(request, pk)
     round = round_or_404(campaign, number)
     error = ""
-    if request.method == "POST":
+    preview = round_close_preview(campaign=campaign, round=round) if round.is_open else None
+    # Battles being played at the table: the organiser says whether to wait for them or settle them now.
+    at_the_table = request.POST.get("at_the_table", "") if preview is not None and preview.live else "settle"
+    if request.method == "POST" and at_the_table == "wait":
+        messages.info(request, f"Round {number} stays open while its battles are played at the table.")
+        return redirect("campaign:round", pk=pk, number=number)
+    if request.method == "POST" and at_the_table != "settle":
+        error = (
+            "Say what to do with the battles being played at the table: wait for them, or settle them now."
+        )
+    elif request.method == "POST":
         try:
             round_close(round=round, actor=acting_user(request))
         except DomainError as exc:
@@ -111,12 +121,13 @@ def round_close_view(request: HtmxHttpRequest, pk: int, number: int) -> HttpResp
             messages.success(request, f"Round {number} is closed: unplayed battles settled, income paid.")
             return redirect("campaign:rounds", pk=pk)
         round.refresh_from_db()
+        preview = round_close_preview(campaign=campaign, round=round) if round.is_open else None
     context = {
         "campaign": campaign,
         "round": round,
         "can_manage": True,
         "error": error,
-        "preview": round_close_preview(campaign=campaign, round=round) if round.is_open else None,
+        "preview": preview,
     }
     return render(request, "campaign/round_close.html", context)
 

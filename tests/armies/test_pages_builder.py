@@ -164,7 +164,7 @@ def test_it_answers_htmx_with_the_list_panel_and_the_verdict_out_of_band(client,
     assert page.lstrip().startswith('<section id="army"')
     assert '<div id="builder-summary" class="builder-summary" hx-swap-oob="true">' in page
     assert 'id="verdict"' in page
-    assert "Longhorn [e1]" in page
+    assert '<span class="entry-name">Longhorn</span>' in page
     assert "30 / 100 AP" in page
     assert "Added Longhorn." in page
 
@@ -225,7 +225,7 @@ def test_it_removes_an_entry_and_what_pointed_at_it(client, player, army_list):
     response = client.post(url("builder_remove_entry", army_list, "e1"), headers=HTMX)
 
     assert response.status_code == 200
-    assert "Removed Rifle Squad [e1]." in response.content.decode()
+    assert "Removed Rifle Squad." in response.content.decode()
     army_list.refresh_from_db()
     assert [e["id"] for e in army_list.content["entries"]] == ["e2"]
     assert entry(army_list, "e2")["joined_to"] is None
@@ -363,7 +363,7 @@ def test_it_adds_fortifications_and_a_bunker_upgrade(client, player, army_list):
         {"id": "f2", "kind": "bunker", "unit": "e1"},
     ]
     page = response.content.decode()
-    assert "Bunker [f2]: bunker upgrade of Bastion Team [e1]" in page
+    assert "Bunker 2: bunker upgrade of Bastion Team" in page
     assert "fortification-role-unknown" in page  # bought without saying it defends
 
 

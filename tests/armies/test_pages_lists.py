@@ -284,8 +284,10 @@ def test_it_prints_units_heroes_totals_and_problems(client, player, army_list):
     page = client.get(url("list_print", army_list)).content.decode()
 
     assert "site-header" not in page
-    assert "Rifle Squad [e1]" in page
-    assert "Joined by Sergeant Crane [e2]" in page
+    assert "Rifle Squad" in page
+    assert "Joined by Sergeant Crane" in page
+    assert "[e1]" not in page  # units by name, never by id
+    assert "[e2]" not in page
     assert "40 / 25 AP" in page
     assert "duplicate-hero" in page
     assert "@media print" not in page  # the print rules live in the stylesheet

@@ -122,9 +122,10 @@ def test_it_shows_the_dispute_queue_in_a_fixed_number_of_queries(client, running
         # 6 the admitted placeholders, 7 the join requests,
         # what the round waits on (round_waits_on): 8 the open round, 9 the places grouped by status,
         # bloc and list, 10 its battles by state, 11 its open challenges, 12 the reports waiting and
-        # disputed, then 13 the catalogue's factions,
-        # 14 the disputed reports with their battles' rounds, sectors, sides and who submitted them (names only)
-        with django_assert_num_queries(14):
+        # disputed, then 13 the catalogue's factions, 14 the current round's open battle sessions (what is
+        # being played at the table),
+        # 15 the disputed reports with their battles' rounds, sectors, sides and who submitted them (names only)
+        with django_assert_num_queries(15):
             response = client.get(reverse("campaign:dashboard", args=[running_campaign.pk]))
         queued.append(response.content.count(b'data-testid="dispute"'))
     assert queued == [1, 7]

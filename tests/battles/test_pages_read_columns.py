@@ -49,8 +49,9 @@ def _pages(campaign) -> dict[str, tuple[str, int]]:
         # + co-organisers, rosters (names), the sectors, the map's battles (names), the lists table (columns),
         # the organiser's places to register a list for
         "campaign page": (reverse("campaign:detail", args=[campaign.pk]), 10),
-        # + co-organisers, placeholders, join requests, the five counts, factions, disputes (columns)
-        "dashboard": (reverse("campaign:dashboard", args=[campaign.pk]), 14),
+        # + co-organisers, placeholders, join requests, the five counts, factions, disputes (columns), the
+        # battles being played at the table (the current round's open sessions)
+        "dashboard": (reverse("campaign:dashboard", args=[campaign.pk]), 15),
         # + the join requests (for their digest), the five counts
         "dashboard panel": (reverse("campaign:dashboard_waits", args=[campaign.pk]), 10),
         # + the round, its battles, byes, the reports' statuses, the places with a list, the sectors

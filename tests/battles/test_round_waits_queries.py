@@ -95,9 +95,10 @@ def test_it_previews_the_close_in_a_fixed_number_of_queries(open_campaign, djang
     round = build(open_campaign, pairs)
 
     # 1 the round's open battles with both sides and the sector, 2 the disputes (the battles app),
-    # 3 the open challenges with both sides and the sector, 4 the sectors and 5 the hidden results, for
-    # the income (income_preview)
-    with django_assert_num_queries(5):
+    # 3 the battles being played at the table (their open sessions, the battles app), 4 the open
+    # challenges with both sides and the sector, 5 the sectors and 6 the hidden results, for the income
+    # (income_preview)
+    with django_assert_num_queries(6):
         preview = round_close_preview(campaign=open_campaign, round=round)
 
     assert len(preview.unreported) + len(preview.reports_unanswered) + len(preview.disputes) == pairs
@@ -137,8 +138,8 @@ def test_the_poll_the_api_and_the_close_page_cost_the_same_at_any_size(
     # 1 the campaign, 2 the caller's own place, then the five counts (no session: a forced login)
     with django_assert_num_queries(7):
         assert api_client.get(f"/api/campaigns/{open_campaign.pk}/dashboard/").status_code == 200
-    # 1 the session, 2 the user, 3 the campaign, 4 the caller's place, 5 the round, then the preview's five
-    with django_assert_num_queries(10):
+    # 1 the session, 2 the user, 3 the campaign, 4 the caller's place, 5 the round, then the preview's six
+    with django_assert_num_queries(11):
         page = client.get(reverse("campaign:round_close", args=[open_campaign.pk, 1]))
     assert page.content.count(b'data-testid="close-dispute"') == pairs // 4
 

@@ -8,8 +8,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from armies.blocs import Bloc
 from campaign.models import Battle, BattleStatus, Bye, Campaign, Round
-from campaign.services.pairings import fronts, pairings_generate, pairings_publish
+from campaign.services.challenges import challenge_accept, challenge_issue
+from campaign.services.pairings import fronts, pairings_generate, pairings_publish, pairings_set_sector
 from campaign.services.rounds import round_open
 
 pytestmark = pytest.mark.django_db
@@ -238,3 +240,65 @@ def test_a_round_that_does_not_exist_is_a_404(client, running_campaign, organise
     client.force_login(organiser)
 
     assert client.get(url("round", running_campaign, 7)).status_code == 404
+
+
+def test_a_player_who_sits_out_and_then_accepts_a_challenge_no_longer_sits_out(
+    client, running_campaign, organiser, round_one, make_player, place
+):
+    make_player("x3", "Axis")
+    pairings_generate(round=round_one, actor=organiser)
+    pairings_publish(round=round_one, actor=organiser)
+    sitting = Bye.objects.get().enrolment
+    challenger = make_player("late", "SSU" if sitting.bloc != "SSU" else "Allies")
+    sector = fronts(campaign=running_campaign)[(Bloc(challenger.bloc), Bloc(sitting.bloc))][0]
+    challenge = challenge_issue(
+        challenger=challenger, challenged=sitting, sector_key=sector, actor=challenger.player, message=""
+    )
+
+    challenge_accept(challenge=challenge, actor=sitting.player)
+
+    assert not Bye.objects.exists()  # nor counted as a bye when the next pairings share byes out
+    client.force_login(place("a1").player)
+    assert 'data-testid="round-byes"' not in client.get(url("round", running_campaign, 1)).content.decode()
+
+
+def test_a_bye_stored_before_its_player_got_a_battle_is_not_shown(
+    client, running_campaign, organiser, round_one, make_player, place
+):
+    make_player("x3", "Axis")
+    pairings_generate(round=round_one, actor=organiser)
+    pairings_publish(round=round_one, actor=organiser)
+    fighting = Battle.objects.filter(round=round_one).first().defender
+    Bye.objects.all().delete()
+    Bye.objects.create(round=round_one, enrolment=fighting, published=True)  # as an older release left it
+    client.force_login(place("a1").player)
+
+    page = client.get(url("round", running_campaign, 1)).content.decode()
+
+    assert 'data-testid="round-byes"' not in page
+
+
+def test_the_draft_says_when_a_battle_shares_its_sector_and_the_organiser_may_move_it(
+    client, running_campaign, organiser, round_one
+):
+    pairings_generate(round=round_one, actor=organiser)
+    first, second = drafts()[:2]
+    # Another battle of the round over the first one's sector (a challenge accepted, a battle scheduled).
+    Battle.objects.filter(pk=second.pk).update(sector=first.sector)
+    client.force_login(organiser)
+
+    page = client.get(url("round", running_campaign, 1)).content.decode()
+
+    assert page.count('data-testid="draft-shared-sector"') == 2
+    assert f"{first.sector.name} is fought over more than once this round" in page
+    assert f"also by {first.attacker.display_name} against {first.defender.display_name}" in page
+
+    # The organiser moves it to another sector of its front before publishing, and the warning is gone.
+    others = [key for key in fronts_of(running_campaign, second) if key != first.sector.key]
+    pairings_set_sector(round=round_one, actor=organiser, battle=drafts()[1], sector_key=others[0])
+    after = client.get(url("round", running_campaign, 1)).content.decode()
+    assert 'data-testid="draft-shared-sector"' not in after
+
+
+def fronts_of(campaign: Campaign, battle: Battle) -> tuple[str, ...]:
+    return tuple(fronts(campaign=campaign).get((Bloc(battle.attacker.bloc), Bloc(battle.defender.bloc)), ()))

@@ -120,8 +120,10 @@ def _dashboard_queries(client, campaign, django_assert_num_queries) -> bytes:
     # challenges are counted), 9 the places grouped by status, bloc and list, 10 the reports waiting
     # and disputed (the battles app),
     # 11 the catalogue's factions for the placeholder form,
-    # 12 the disputed battle reports with their battles, sides and people (dispute_queue)
-    with django_assert_num_queries(12):
+    # 12 the current round's open battle sessions, with their battles' sides and sectors (the battles app:
+    # what is being played at the table), 13 the disputed battle reports with their battles, sides and people
+    # (dispute_queue)
+    with django_assert_num_queries(13):
         response = client.get(reverse("campaign:dashboard", args=[campaign.pk]))
     assert response.status_code == 200
     return response.content

@@ -10,9 +10,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from armies.blocs import Bloc
 from campaign.models import Battle, BattleSource, BattleStatus, Campaign, Round
 from campaign.services.challenges import challenge_issue
-from campaign.services.pairings import pairings_generate
+from campaign.services.pairings import fronts, pairings_generate
 from campaign.services.rounds import round_close, round_open
 from campaign.services.scheduling import battle_schedule
 from tests.battles.conftest import ALLIED_UNITS, register
@@ -56,17 +57,20 @@ def test_it_schedules_a_battle_from_the_page(client, organiser, round_one, runni
 def test_it_shows_the_refusal_beside_the_field_and_schedules_nothing(
     client, organiser, round_one, running_campaign, place
 ):
+    # The form offers X1 no more once X1 has a battle; a form sent from an older page is still refused.
+    battle_schedule(campaign=running_campaign, actor=organiser, attacker=place("x1"), defender=place("a1"),
+                    sector_key=_neutral(running_campaign))  # fmt: skip
     client.force_login(organiser)
 
     answer = client.post(url("battle_schedule", running_campaign, 1),
-                         {"attacker": place("x1").pk, "defender": place("x2").pk,
-                          "sector": _neutral(running_campaign)})  # fmt: skip
+                         {"attacker": place("x1").pk, "defender": place("s1").pk,
+                          "sector": _sector_for(running_campaign, place("x1"), place("s1"))})  # fmt: skip
 
     assert answer.status_code == 200
     page = answer.content.decode()
-    defender_field = page[page.index('id="id_defender"') :]
-    assert "both fight for Axis" in defender_field[: defender_field.index("</div>")]
-    assert not Battle.objects.exists()
+    attacker_field = page[page.index('id="id_attacker"') :]
+    assert "X1 already has a battle this round" in attacker_field[: attacker_field.index("</div>")]
+    assert Battle.objects.count() == 1
 
 
 def test_it_offers_players_by_bloc_front_line_sectors_first_and_flags_those_without_a_list(
@@ -75,15 +79,77 @@ def test_it_offers_players_by_bloc_front_line_sectors_first_and_flags_those_with
     register(place("a1"), ALLIED_UNITS, "Allies")
     client.force_login(organiser)
 
-    page = client.get(url("battle_schedule", running_campaign, 1)).content.decode()
+    first = client.get(url("battle_schedule", running_campaign, 1)).content.decode()
 
-    attacker = page[page.index('id="id_attacker"') : page.index("</select>", page.index('id="id_attacker"'))]
+    attacker = first[
+        first.index('id="id_attacker"') : first.index("</select>", first.index('id="id_attacker"'))
+    ]
     assert re.search(rf'<optgroup label="Allies">\s*<option value="{place("a1").pk}">A1</option>', attacker)
     assert f'<option value="{place("a2").pk}">A2 (no registered list yet)</option>' in attacker
-    sector = page[page.index('id="id_sector"') :]
-    assert sector.index('label="On a front line"') < sector.index('label="Not on a front line now"')
+    assert 'id="id_sector"' not in first  # the sectors come with the attacker
+    assert 'data-testid="schedule-without-list"' in first
+
+    second = client.get(
+        url("battle_schedule", running_campaign, 1), {"attacker": place("x1").pk}
+    ).content.decode()
+
+    defender = second[
+        second.index('id="id_defender"') : second.index("</select>", second.index('id="id_defender"'))
+    ]
+    assert f'value="{place("a1").pk}"' in defender
+    assert f'value="{place("x2").pk}"' not in defender  # of the attacker's own bloc
+    sector = second[
+        second.index('id="id_sector"') : second.index("</select>", second.index('id="id_sector"'))
+    ]
+    offered = set(re.findall(r'<option value="([^"]+)"', sector))
+    may_attack = {
+        key
+        for (att, _dfn), keys in fronts(campaign=running_campaign).items()
+        if att == "Axis"
+        for key in keys
+    }
+    assert offered == may_attack
     assert "(suggests " in sector
-    assert 'data-testid="schedule-without-list"' in page
+
+
+def test_it_offers_only_the_players_without_a_battle_this_round_and_says_why(
+    client, organiser, round_one, running_campaign, place
+):
+    battle_schedule(campaign=running_campaign, actor=organiser, attacker=place("x1"), defender=place("a1"),
+                    sector_key=_neutral(running_campaign))  # fmt: skip
+    client.force_login(organiser)
+
+    first = client.get(url("battle_schedule", running_campaign, 1)).content.decode()
+    second = client.get(
+        url("battle_schedule", running_campaign, 1), {"attacker": place("x2").pk}
+    ).content.decode()
+
+    assert f'value="{place("x1").pk}"' not in first
+    assert f'value="{place("a1").pk}"' not in second
+    assert f'value="{place("a2").pk}"' in second
+    assert "A1, X1 already have a battle this round, so are not offered" in first.replace("\n", " ")
+
+
+def test_it_says_when_nobody_is_left_to_schedule(client, organiser, round_one, running_campaign, place):
+    for attacker, defender in (("x1", "a1"), ("x2", "s1"), ("a2", "s2")):
+        first, second = place(attacker), place(defender)
+        sector = _sector_for(running_campaign, first, second)
+        battle_schedule(
+            campaign=running_campaign, actor=organiser, attacker=first, defender=second, sector_key=sector
+        )
+    client.force_login(organiser)
+
+    page = client.get(url("battle_schedule", running_campaign, 1)).content.decode()
+
+    assert 'data-testid="schedule-nobody"' in page
+    assert 'data-testid="schedule-attacker-form"' not in page
+
+
+def _sector_for(campaign: Campaign, attacker, defender) -> str:
+    held = fronts(campaign=campaign)[(Bloc(attacker.bloc), Bloc(defender.bloc))]
+    return campaign.sectors.filter(key__in=held, owner__in=("", defender.bloc)).values_list("key", flat=True)[
+        0
+    ]
 
 
 def test_a_closed_round_offers_no_form(client, organiser, round_one, running_campaign):
@@ -164,3 +230,18 @@ def test_the_challenge_form_flags_opponents_without_a_list(client, round_one, ru
 
     assert ">A2 (no registered list yet)</option>" in page
     assert ">A1</option>" in page
+
+
+def test_a_sector_the_attacker_may_not_attack_is_refused_in_words(
+    client, organiser, round_one, running_campaign, place
+):
+    own = running_campaign.sectors.filter(owner="Axis").values_list("key", flat=True)[0]
+    client.force_login(organiser)
+
+    answer = client.post(url("battle_schedule", running_campaign, 1),
+                         {"attacker": place("x1").pk, "defender": place("a1").pk, "sector": own})  # fmt: skip
+
+    page = answer.content.decode()
+    assert "Choose a sector the attacker&#x27;s bloc may attack now." in page
+    assert f"{own} is not one of" not in page
+    assert not Battle.objects.exists()

@@ -6,7 +6,7 @@ import pytest
 
 from accounts.models import User
 from campaign.models import LogEntry, LogKind
-from campaign.views.presenters import describe_entry, plural
+from campaign.views.presenters import describe_entry, plural, reason_battle_ids, reason_words
 
 SECTORS = {"memorial-park": "Memorial Park"}
 
@@ -57,3 +57,36 @@ def test_it_says_what_happened_with_names(logged: LogEntry, text: str) -> None:
 
 def test_it_counts_in_words() -> None:
     assert [plural(0, "bye"), plural(1, "battle"), plural(5, "battle")] == ["0 byes", "1 battle", "5 battles"]
+
+
+NAMED = {6: "the battle at Old Town (Karl attacks Anna)"}
+OF = "The result of the battle at Old Town (Karl attacks Anna)"
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        ("battle 6: report confirmed", "The result of the battle at Old Town (Karl attacks Anna): report confirmed"),
+        ("battle 6: accepted: ", f"{OF}: an organiser accepted the report"),
+        ("battle 6: amended: the photos show a draw",
+         f"{OF}: an organiser amended the report: the photos show a draw"),
+        ("Award for battle 6: report confirmed",
+         "Award for the battle at Old Town (Karl attacks Anna): report confirmed"),
+        ("Battle 6 result taken back: a typo",
+         "The result of the battle at Old Town (Karl attacks Anna) taken back: a typo"),
+        ("battle 9: report confirmed", "The result of a battle since deleted: report confirmed"),
+        ("Strongpoint at Kolkhoz Fields, bought by Karl for 3", "Strongpoint at Kolkhoz Fields, bought by Karl for 3"),
+    ],
+)  # fmt: skip
+def test_it_names_the_battle_a_reason_written_by_the_site_names_by_its_id(reason, said):
+    assert reason_words(reason, NAMED) == said
+    assert reason_battle_ids([reason]) <= {6, 9}
+
+
+def test_it_gives_a_log_entry_its_reason_in_words():
+    logged = entry(LogKind.SECTOR_CHANGED, "sector:memorial-park", field="owner", before=None, after="Axis")
+    logged.reason = "battle 6: report confirmed"
+
+    line = describe_entry(logged, SECTORS, None, NAMED)
+
+    assert line.reason == "The result of the battle at Old Town (Karl attacks Anna): report confirmed"

@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from armies.models import Faction
 from battles.services import report_confirm, report_submit
-from campaign.models import Campaign, LogEntry, LogKind
+from campaign.models import Campaign, Enrolment, LogEntry, LogKind
 from campaign.options import Status
 from campaign.services.versions import results_changed
 from standings.models import ADJUSTMENT_POINTS_MAX, Adjustment
@@ -38,11 +39,26 @@ def test_it_shows_players_blocs_factions_and_when_computed(league: League, organ
     html = _client(organiser).get(reverse("standings:standings", args=[league.campaign.pk])).content.decode()
     assert 'data-player="A1"' in html
     assert 'data-testid="blocs-table"' in html
-    assert 'data-testid="factions-table"' in html
+    # Nobody of this league claims a faction: a table of one row "No faction" would say nothing.
+    assert 'data-testid="factions-table"' not in html
     assert "from 2 reports" in html
     assert 'data-pending="false"' in html
     assert 'data-testid="points-chart"' in html
     assert 'data-testid="sectors-chart"' in html
+
+
+def test_it_shows_the_factions_by_name_once_players_claim_them(league: League, organiser) -> None:
+    Faction.objects.update_or_create(catalogue=league.campaign.catalogue, key="coastal-raiders",
+                                     defaults={"name": "Coastal Raiders", "bloc": "Allies"})  # fmt: skip
+    Enrolment.objects.filter(pk=league.place("a1").pk).update(faction="coastal-raiders")
+    _played(league)
+
+    html = _client(organiser).get(reverse("standings:standings", args=[league.campaign.pk])).content.decode()
+
+    assert 'data-testid="factions-table"' in html
+    assert '<th scope="row">Coastal Raiders</th>' in html
+    assert '<th scope="row">No faction</th>' in html
+    assert '<th scope="row">coastal-raiders</th>' not in html
 
 
 def test_it_marks_shared_ranks_for_true_ties(league: League, organiser) -> None:

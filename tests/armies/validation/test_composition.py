@@ -12,7 +12,7 @@ def test_it_rejects_a_unit_of_another_bloc() -> None:
     (problem,) = verdict.problems
     assert problem.code == "wrong-bloc"
     assert problem.entry_ids == ("b",)
-    assert "Axis Squad [b] belongs to the Axis bloc, but the force is SSU" in problem.message
+    assert "Axis Squad belongs to the Axis bloc, but the force is SSU" in problem.message
 
 
 def test_it_hints_that_a_chart_vehicle_may_be_marked_captured() -> None:

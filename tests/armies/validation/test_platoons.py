@@ -42,7 +42,7 @@ def test_it_accepts_any_number_of_support_units_and_independent_units() -> None:
 def test_it_rejects_a_platoon_without_its_command_unit() -> None:
     verdict = check(rg_platoon(COMBAT_1, COMBAT_2))
     assert verdict.codes == {"platoon-missing-command"}
-    assert "Platoon [p1] (Red Guard Rifle Platoon) has no command unit" in verdict.problems[0].message
+    assert "Platoon 1 (Red Guard Rifle Platoon) has no command unit" in verdict.problems[0].message
 
 
 def test_it_names_every_missing_required_slot() -> None:

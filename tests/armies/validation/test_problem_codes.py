@@ -236,9 +236,9 @@ def test_it_keeps_the_legal_list_free_of_every_code() -> None:
     assert validate(legal_army(), catalogue()).problems == ()
 
 
-def test_it_names_units_and_their_ids_in_messages() -> None:
+def test_it_names_units_by_name_and_number_in_messages_and_gives_their_ids_apart() -> None:
     verdict = validate(*TRIGGERS["duplicate-hero"]())
     (problem,) = [p for p in verdict.problems if p.code == "duplicate-hero"]
-    assert "Koshka [e1]" in problem.message
-    assert "Koshka [e2]" in problem.message
+    assert "Koshka 1, Koshka 2 are the same hero" in problem.message
+    assert "[e" not in problem.message
     assert problem.entry_ids == ("e1", "e2")

@@ -127,7 +127,7 @@ def test_it_refuses_a_granted_bunker_to_an_attacker_under_rtz() -> None:
     verdict = validate(army_list, catalogue(), Terms(granted_fortifications=("bunker",)))
 
     assert verdict.codes == {"fortification-not-defender"}
-    assert "bunker [f] (granted)" in verdict.errors[0].message
+    assert "fields bunker (granted)" in verdict.errors[0].message
     assert verdict.totals.fortification_ap == 0
 
 

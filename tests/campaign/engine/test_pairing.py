@@ -163,6 +163,21 @@ def test_it_shares_sectors_only_when_there_are_more_battles_than_sectors() -> No
     assert [e.code for b in pairing.battles for e in b.explanations].count("sector-shared") == 1
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_it_keeps_off_the_sectors_the_rounds_other_battles_fight_over_while_others_are_free(
+    seed: int,
+) -> None:
+    roster = players(allies=2, axis=2)
+    fronts = {(ALLIES, AXIS): ["park", "station", "zoo"], (AXIS, ALLIES): ["park", "station", "zoo"]}
+
+    pairing = generate_pairing(roster, [], fronts, seed=seed, taken={"park"})
+
+    assert sorted(str(b.sector) for b in pairing.battles) == ["station", "zoo"]
+    # With every sector of the front taken, one is shared, and its note says so.
+    crowded = generate_pairing(roster, [], fronts, seed=seed, taken={"park", "station", "zoo"})
+    assert [e.code for b in crowded.battles for e in b.explanations].count("sector-shared") == 2
+
+
 def test_it_spreads_battles_over_distinct_sectors_when_there_are_enough() -> None:
     roster = players(allies=2, axis=1, ssu=1)
     fronts = {
