@@ -14,12 +14,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from armies import selectors
 from armies import validation as v
-from armies.chart_forms import ChartsFileForm, PlatoonChartForm, slot_rows
+from armies.chart_forms import CHARTS_UPLOAD, ChartsFileForm, PlatoonChartForm, slot_rows
 from armies.models import Catalogue, PlatoonChart
 from armies.permissions import can_enter_platoon_chart, can_retire_platoon_chart
 from armies.services import platoon_charts as charts
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
+from core.uploads import upload_bound
 
 ROLE_WORDS = {"command": "Command", "combat": "Combat", "support": "Support"}
 UNITS_SHOWN = 12  # of a slot open to a whole category, the page names this many units and counts the rest
@@ -114,6 +115,7 @@ def platoon_charts(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _page(request, catalogue, form, ChartsFileForm() if may_enter else None)
 
 
+@upload_bound(CHARTS_UPLOAD)
 @require_POST
 def platoon_charts_import(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     catalogue = get_object_or_404(Catalogue, pk=pk)

@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "core.middleware.RefuseNulMiddleware",
+    # Before the CSRF check, which reads a form's body: an upload over its route's bound is refused unread.
+    "core.uploads.UploadBoundMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -73,6 +75,17 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Uploads: each file stops at its route's bound as it streams (core/uploads.py), and stays in memory up to
+# FILE_UPLOAD_MAX_MEMORY_SIZE (every list, roster, chart and map file; a campaign export or catalogue goes
+# to FILE_UPLOAD_TEMP_DIR, the system's temporary folder unless set).
+FILE_UPLOAD_HANDLERS = [
+    "core.uploads.BoundedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
