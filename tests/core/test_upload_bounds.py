@@ -83,7 +83,7 @@ def _signed_in(user: Any, *, csrf: bool = False) -> Client:
 
 
 def _post(client: Client, url: str, spy: SpyBody, **extra: Any) -> Any:
-    meta = {"CONTENT_TYPE": f"multipart/form-data; boundary={BOUNDARY}", "wsgi.input": spy}
+    meta: dict[str, Any] = {"CONTENT_TYPE": f"multipart/form-data; boundary={BOUNDARY}", "wsgi.input": spy}
     meta.setdefault("CONTENT_LENGTH", str(spy.length))
     meta.update(extra)
     return client.generic("POST", url, b"", **meta)
