@@ -10,11 +10,11 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from accounts.models import User
 from accounts.services import user_email_check, user_sign_up, user_update_profile, user_username_check
+from accounts.throttles import SignUpThrottle
 from core.errors import DomainError
 
 
@@ -55,10 +55,6 @@ class SignUpInput(serializers.Serializer[None]):
 class ProfileInput(serializers.Serializer[None]):
     display_name = serializers.CharField(max_length=60, allow_blank=True)
     email = serializers.EmailField()
-
-
-class SignUpThrottle(AnonRateThrottle):
-    scope = "sign-up"
 
 
 class SignUpApi(APIView):
