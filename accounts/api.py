@@ -13,7 +13,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from accounts.services import user_email_check, user_sign_up, user_update_profile, user_username_check
+from accounts.services import (
+    user_display_name_check,
+    user_email_check,
+    user_sign_up,
+    user_update_profile,
+    user_username_check,
+)
 from accounts.throttles import SignUpThrottle
 from core.errors import DomainError
 
@@ -41,6 +47,12 @@ class SignUpInput(serializers.Serializer[None]):
     def validate_email(self, value: str) -> str:
         try:
             return user_email_check(email=value)
+        except DomainError as exc:
+            raise serializers.ValidationError(exc.message, code=exc.code) from None
+
+    def validate_display_name(self, value: str) -> str:
+        try:
+            return user_display_name_check(display_name=value)
         except DomainError as exc:
             raise serializers.ValidationError(exc.message, code=exc.code) from None
 
