@@ -35,6 +35,7 @@ from armies.importers.types import (
     SlotRole,
 )
 from armies.models import Catalogue, Faction, PlatoonChart, Unit
+from armies.services import chart_parts
 from armies.services.catalogue_store import chart_slots
 from armies.validation import limits
 from armies.validation.names import NAME_CONTROL_CODE, name_problem
@@ -42,6 +43,7 @@ from core.errors import ConflictError, DomainError, FieldProblem, TooManyRequest
 from core.ratelimit import parse_rate, rate_limit_hit
 
 __all__ = [
+    "ChartsExport",
     "ChartsImported",
     "PlatoonChartError",
     "platoon_chart_enter",
@@ -155,13 +157,29 @@ def platoon_chart_retire(*, chart: PlatoonChart, actor: Any) -> PlatoonChart:
     return row
 
 
-def platoon_charts_export(*, catalogue: Catalogue) -> dict[str, Any]:
-    """The catalogue's entered charts in use as a JSON catalogue document (no units: they are the
-    catalogue's). Retired charts are left out: imported elsewhere they would be offered again."""
-    rows = PlatoonChart.objects.filter(catalogue=catalogue, entered=True, retired_at__isnull=True).order_by(
-        "bloc", "name", "key"
+@dataclass(frozen=True)
+class ChartsExport:
+    """One part of a catalogue's export of charts: a whole document the import takes (``chart_parts``)."""
+
+    document: dict[str, Any]
+    part: int
+    parts: int
+
+
+def platoon_charts_export(
+    *, catalogue: Catalogue, part: int = 1, rows: Iterable[PlatoonChart] | None = None
+) -> ChartsExport:
+    """The catalogue's entered charts in use as JSON catalogue documents (no units: they are the
+    catalogue's), in as many parts as the charts' import needs to take each whole; ``platoon_charts``
+    is written even when empty. Retired charts are left out: imported elsewhere they would be offered
+    again. A part past the last is refused (``no-such-part``). ``rows``: the catalogue's charts when the
+    caller has read them already (the charts' page), else they are read here."""
+    if rows is None:
+        rows = PlatoonChart.objects.filter(catalogue=catalogue, entered=True, retired_at__isnull=True)
+    rows = sorted(
+        (row for row in rows if row.entered and row.retired_at is None), key=lambda r: (r.bloc, r.name, r.key)
     )
-    return write_json_catalogue(
+    document = write_json_catalogue(
         ParsedCatalogue(
             name=f"{catalogue.name} {catalogue.version}"[: limits.CHART_NAME_MAX_LENGTH],
             revision=catalogue.charts_revision,
@@ -171,6 +189,15 @@ def platoon_charts_export(*, catalogue: Catalogue) -> dict[str, Any]:
             platoon_charts=tuple(_parsed(row) for row in rows),
         )
     )
+    charts = document.pop(chart_parts.KEY, [])
+    parts = chart_parts.export_parts(document, charts)
+    if not 1 <= part <= len(parts):
+        raise PlatoonChartError(
+            "no-such-part",
+            f"the export has {len(parts)} part{'s' * (len(parts) != 1)}: ask for 1 to {len(parts)}",
+            "part",
+        )
+    return ChartsExport({**document, chart_parts.KEY: parts[part - 1]}, part, len(parts))
 
 
 # -- checking ------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -17,6 +17,7 @@ from armies import validation as v
 from armies.chart_forms import CHARTS_UPLOAD, ChartsFileForm, PlatoonChartForm, slot_rows
 from armies.models import Catalogue, PlatoonChart
 from armies.permissions import can_enter_platoon_chart, can_retire_platoon_chart
+from armies.services import chart_parts
 from armies.services import platoon_charts as charts
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
@@ -43,9 +44,9 @@ class ChartCard:
     entered_by: str
 
 
-def _cards(catalogue: Catalogue, plain: v.Catalogue) -> list[ChartCard]:
+def _cards(plain: v.Catalogue, rows: list[PlatoonChart]) -> list[ChartCard]:
     cards = []
-    for chart in selectors.platoon_charts_for_page(catalogue=catalogue):
+    for chart in rows:
         lines = []
         for slot in chart.slots:
             own = (
@@ -77,10 +78,14 @@ def _page(request: HtmxHttpRequest, catalogue: Catalogue, form: PlatoonChartForm
              form[f"{prefix}_required"] if f"{prefix}_required" in form.fields else None)
             for prefix, title, _role in slot_rows()
         ]  # fmt: skip
+    charts_read = list(selectors.platoon_charts_for_page(catalogue=catalogue))
+    export = charts.platoon_charts_export(catalogue=catalogue, rows=charts_read) if file_form else None
     context = {
-        "catalogue": catalogue, "cards": _cards(catalogue, plain), "form": form, "slot_rows": rows,
+        "catalogue": catalogue, "cards": _cards(plain, charts_read), "form": form, "slot_rows": rows,
         "head_fields": [form[name] for name in ("name", "bloc", "faction", "advantage")] if form else [],
         "file_form": file_form, "may_retire": can_retire_platoon_chart(request.user),
+        # The export in the files the import takes whole (armies/services/chart_parts.py).
+        "export_parts": range(1, export.parts + 1) if export else (),
     }  # fmt: skip
     return render(request, "armies/catalogues/charts.html", context, status=status)
 
@@ -154,11 +159,17 @@ def platoon_chart_retire(request: HtmxHttpRequest, pk: int, chart_pk: int) -> Ht
 @require_safe
 def platoon_charts_export(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     catalogue = get_object_or_404(Catalogue, pk=pk)
-    document = charts.platoon_charts_export(catalogue=catalogue)
+    asked = request.GET.get("part", "1")
+    try:
+        export = charts.platoon_charts_export(catalogue=catalogue, part=int(asked) if asked.isdigit() else 0)
+    except charts.PlatoonChartError as exc:
+        raise Http404(exc.message) from exc
     response = HttpResponse(
-        json.dumps(document, indent=2, ensure_ascii=False) + "\n",
+        json.dumps(export.document, indent=chart_parts.INDENT, ensure_ascii=False) + "\n",
         content_type="application/json; charset=utf-8",
     )
     name = slugify(f"{catalogue.name} {catalogue.version} platoon charts") or "platoon-charts"
+    if export.parts > 1:
+        name = f"{name}-part-{export.part}-of-{export.parts}"
     response["Content-Disposition"] = f'attachment; filename="{name}.json"'
     return response

@@ -62,6 +62,7 @@ from battles.sessions.services import (
 from battles.views.common import battle_in_campaign
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
+from core.numbers import whole_number
 from rules.engine.battle.steps import MAX_HITS, MAX_RIDERS
 
 POLL_SECONDS = 2
@@ -221,11 +222,12 @@ def _split(post: Any, rows: list[Any]) -> list[list[int]]:
         numbers = []
         for i in range(len(row) if isinstance(row, list) else 0):
             text = post.get(f"hits-{r}-{i}", "0").strip() or "0"
-            if not text.isdigit() or int(text) > MAX_HITS:
+            hits = whole_number(text, digits=len(str(MAX_HITS)))
+            if hits is None or hits > MAX_HITS:
                 raise DomainError(
                     "invalid-hits", f"give each a whole number of hits from 0 to {MAX_HITS}", "hits"
                 )
-            numbers.append(int(text))
+            numbers.append(hits)
         split.append(numbers)
     return split
 

@@ -40,7 +40,7 @@ PURE = {
     "armies.validation": {"core.errors", "core.names", "armies.blocs"},
     "armies.textlists": {"core.errors", "armies.blocs", "armies.validation", "armies.textnames"},
     "armies.textnames": {"core.errors", "armies.blocs", "armies.validation"},
-    "campaign.engine": {"core.errors", "armies.blocs"},
+    "campaign.engine": {"core.errors", "core.numbers", "armies.blocs"},
     "battles.judging": {"core.errors", "rules.engine"},
     "standings.engine": set(),
 }
