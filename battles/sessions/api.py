@@ -162,7 +162,7 @@ def _session(request: Request, session_id: int) -> BattleSession:
 def _acting(request: Request, session_id: int) -> BattleSession:
     session = _session(request, session_id)
     if not session_sides(request.user, session) and not can_correct_session(request.user, session):
-        raise PermissionDenied(detail={"code": "not-a-player", "detail": "you play no side in this battle"})
+        raise PermissionDenied("you play no side in this battle", code="not-a-player")
     return session
 
 
@@ -211,9 +211,7 @@ class SessionStartApi(CampaignApi):
         if not request.user.is_authenticated:
             raise NotFound("no such battle in this campaign")
         if not can_start_session(request.user, battle):
-            raise PermissionDenied(
-                detail={"code": "not-a-player", "detail": "you play no side in this battle"}
-            )
+            raise PermissionDenied("you play no side in this battle", code="not-a-player")
         session, started = services.session_start(battle=battle, actor=request.user)
         found = session_for(user=request.user, session_id=session.pk)
         assert found is not None
