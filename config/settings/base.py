@@ -235,6 +235,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The enums' hook (drf-spectacular's default), then the answers any operation may give (core/openapi_hooks.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.openapi_hooks.error_responses",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "ArmyRoleEnum": "armies.models.ArmyList.Role",
         # The same two roles, as the list format's JSON Schema states them (no labels).
