@@ -4,9 +4,10 @@ Schemathesis checks that each answer's status is documented (tests/core/test_api
 framework answers some of them for any view, and an operation's own ``extend_schema`` names only its
 own refusals. This hook adds, where the operation does not document it already:
 
-- 400 ``invalid`` (or a parse error) to an operation with a body or query parameters;
+- 400 ``invalid`` (or a parse error, or a service's refusal) to an operation with a body or query
+  parameters, and to every write (a service refuses what the state forbids);
 - 403 ``not_authenticated`` to an operation that needs an account;
-- 404 ``not_found`` to an operation with an id in its path;
+- 404 ``not_found`` to an operation with an id in its path, and to a paged list (a page past the last);
 - 411, 413 and 415 to an operation with a body (no length, over its bound, not a type it reads);
 - 429 to an operation its view throttles.
 """
@@ -31,6 +32,7 @@ BODY_ANSWERS = {
     "415": "unsupported_media_type: the body is not a type this operation reads.",
 }
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
+WRITES = ("put", "post", "delete", "patch")
 
 
 def _throttled(generator: Any) -> set[tuple[str, str]]:
@@ -53,14 +55,17 @@ def error_responses(result: dict[str, Any], generator: Any, request: Any, public
             answers: dict[str, str] = {}
             add = answers.setdefault
             queried = any(p.get("in") == "query" for p in operation.get("parameters", ()))
-            if "requestBody" in operation or queried:
+            if "requestBody" in operation or queried or method in WRITES:
                 add(
                     "400",
                     "invalid, parse_error: the body or the query is refused; errors names each problem.",
                 )
             if {} not in operation.get("security", [{}]):
                 add("403", "not_authenticated: this operation needs an account.")
-            if "{" in path:
+            paged = any(
+                p.get("in") == "query" and p.get("name") == "page" for p in operation.get("parameters", ())
+            )
+            if "{" in path or paged:
                 add("404", "not_found: nothing at this address (an unknown id, or one you may not see).")
             if "requestBody" in operation:
                 for status, text in BODY_ANSWERS.items():

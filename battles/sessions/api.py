@@ -192,7 +192,8 @@ def _played(request: Request, session_id: int, write: Any) -> Response:
 _PLAYED = {200: SessionOutput, **refusals(
     s400="invalid, unknown-field; the engine's codes (docs/battle-engine.md, Refusals); not-your-side",
     s403=NOT_PLAYER, s404=NOT_SEEN,
-    s409="step-stale (with ``session``: the state as it stands); session-not-open",
+    s409="step-stale (with ``session``: the state as it stands); session-not-open; session-waiting (the "
+         "opponent has not joined with a list yet)",
 )}  # fmt: skip
 
 
@@ -379,7 +380,9 @@ class SessionPublicApi(CampaignApi):
 class SessionReplayApi(CampaignApi):
     @extend_schema(
         parameters=[OpenApiParameter("step", int, required=True, description="Steps to replay (0: the setup).")],
-        responses={200: SessionReplayOutput, **refusals(s400="invalid", s404=NOT_SEEN)},
+        responses={200: SessionReplayOutput, **refusals(
+            s400="invalid", s404=NOT_SEEN, s409="session-waiting: the opponent has not joined with a list yet.",
+        )},
         operation_id="battle_session_replay", tags=TAGS, description="The state after the first ``step`` steps.",
     )  # fmt: skip
     def get(self, request: Request, session_id: int) -> Response:
