@@ -134,7 +134,12 @@ def refusal_response(request: HttpRequest, status: int, code: str, message: str)
     if request.path.startswith("/api/"):
         error = {"field": "", "code": code, "message": message}
         return JsonResponse({"code": code, "detail": message, "errors": [error]}, status=status)
-    return render(request, "upload_refused.html", {"message": message}, status=status)
+    response = render(request, "upload_refused.html", {"message": message}, status=status)
+    if request.headers.get("HX-Request"):
+        # Sent by a page's htmx form: the refusal replaces the page (base.html lets htmx swap a 411 or 413).
+        response["HX-Retarget"] = "body"
+        response["HX-Reswap"] = "innerHTML"
+    return response
 
 
 class UploadBoundMiddleware:

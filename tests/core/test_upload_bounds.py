@@ -181,3 +181,13 @@ def test_a_length_declared_short_reads_no_more_than_it_declares(
     assert response.status_code < 500
     assert spy.read_bytes <= 4096
     assert spy.most_on_disk == 0
+
+
+def test_a_page_s_htmx_form_is_shown_the_refusal_in_place_of_the_page(temp_folder: Path) -> None:
+    spy = SpyBody(temp_folder, limits.MAX_ROSTER_BYTES * 3)
+
+    response = _post(Client(), reverse("armies:validator"), spy, HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 413
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == ("body", "innerHTML")
+    assert "a list or roster may be at most 1,024 kB" in response.content.decode()
