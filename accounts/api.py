@@ -10,11 +10,17 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from accounts.models import User
-from accounts.services import user_email_check, user_sign_up, user_update_profile, user_username_check
+from accounts.services import (
+    user_display_name_check,
+    user_email_check,
+    user_sign_up,
+    user_update_profile,
+    user_username_check,
+)
+from accounts.throttles import SignUpThrottle
 from core.errors import DomainError
 
 
@@ -44,6 +50,12 @@ class SignUpInput(serializers.Serializer[None]):
         except DomainError as exc:
             raise serializers.ValidationError(exc.message, code=exc.code) from None
 
+    def validate_display_name(self, value: str) -> str:
+        try:
+            return user_display_name_check(display_name=value)
+        except DomainError as exc:
+            raise serializers.ValidationError(exc.message, code=exc.code) from None
+
     def validate(self, attrs: dict[str, str]) -> dict[str, str]:
         try:
             validate_password(attrs["password"], User(username=attrs["username"], email=attrs["email"]))
@@ -55,10 +67,6 @@ class SignUpInput(serializers.Serializer[None]):
 class ProfileInput(serializers.Serializer[None]):
     display_name = serializers.CharField(max_length=60, allow_blank=True)
     email = serializers.EmailField()
-
-
-class SignUpThrottle(AnonRateThrottle):
-    scope = "sign-up"
 
 
 class SignUpApi(APIView):

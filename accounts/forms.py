@@ -7,7 +7,7 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm, Use
 
 from accounts.models import User
 from accounts.selectors import PreferenceLine
-from accounts.services import user_email_check, user_username_check
+from accounts.services import user_display_name_check, user_email_check, user_username_check
 from core.errors import DomainError
 from core.openapi import MAX_ID
 
@@ -18,7 +18,8 @@ def refusal(exc: DomainError) -> forms.ValidationError:
 
 
 class AccountChecks:
-    """The accounts services' checks on a form's ``username`` and ``email``, for the account ``instance``."""
+    """The accounts services' checks on a form's ``username``, ``display_name`` and ``email``, for the
+    account ``instance``."""
 
     cleaned_data: dict[str, Any]
 
@@ -29,6 +30,14 @@ class AccountChecks:
     def clean_username(self) -> str:
         try:
             return user_username_check(username=self.cleaned_data["username"], user=self._account())
+        except DomainError as exc:
+            raise refusal(exc) from None
+
+    def clean_display_name(self) -> str:
+        try:
+            return user_display_name_check(
+                display_name=self.cleaned_data.get("display_name") or "", user=self._account()
+            )
         except DomainError as exc:
             raise refusal(exc) from None
 

@@ -9,7 +9,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from accounts.notifications import KIND_MAX_LENGTH, LINK_MAX_LENGTH, MESSAGE_MAX_LENGTH
-from accounts.usernames import SKELETON_MAX_LENGTH, username_skeleton
+from accounts.usernames import SKELETON_MAX_LENGTH, name_skeleton, username_skeleton
+from core.validators import validate_name
 
 
 class Users(UserManager["User"]):
@@ -18,6 +19,7 @@ class Users(UserManager["User"]):
         rows = list(objs)
         for row in rows:
             row.username_skeleton = username_skeleton(row.username)
+            row.display_skeleton = name_skeleton(row.display_name)
         return super().bulk_create(rows, *args, **kwargs)
 
 
@@ -27,16 +29,23 @@ class User(AbstractUser):
     ``username_skeleton`` is what the username looks like (``accounts.usernames``),
     kept in step with it on every save, whatever saves it (a service, the admin,
     ``createsuperuser``): its unique constraint is what finally refuses a name
-    that looks like a taken one, even when two sign-ups race. The e-mail is
-    unique whatever its case, when there is one.
+    that looks like a taken one, even when two sign-ups race. ``display_skeleton``
+    is what the display name looks like (``name_skeleton``), kept the same way, so
+    that a display name like another member's name is found by one indexed query
+    (``accounts.services.user_display_name_check``). The e-mail is unique whatever
+    its case, when there is one.
     """
 
     display_name = models.CharField(
         max_length=60,
         blank=True,
         help_text="Shown to other players instead of your username.",
+        validators=[validate_name],
     )
     username_skeleton = models.CharField(max_length=SKELETON_MAX_LENGTH, unique=True, editable=False)
+    display_skeleton = models.CharField(
+        max_length=SKELETON_MAX_LENGTH, blank=True, editable=False, db_index=True
+    )
 
     objects: ClassVar[Users] = Users()  # type: ignore[assignment]
 
@@ -56,9 +65,12 @@ class User(AbstractUser):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_skeleton = username_skeleton(self.username)
+        self.display_skeleton = name_skeleton(self.display_name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+            kwargs["update_fields"] = update_fields = {*update_fields, "username_skeleton"}
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "display_skeleton"}
         super().save(*args, **kwargs)
 
     @property

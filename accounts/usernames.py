@@ -85,3 +85,18 @@ def mixes_scripts(username: str) -> bool:
     """Whether ``username`` mixes letters of several scripts (Japanese, Korean or Chinese writing aside)."""
     scripts = set(username_scripts(username))
     return len(scripts) > 1 and not any(scripts <= writing for writing in _ONE_WRITING)
+
+
+def name_skeleton(name: str) -> str:
+    """What a display name (or a username read as one) looks like: its username skeleton's letters and
+    digits alone, so that spaces, dots and underscores, invisible characters and look-alike letters
+    do not make another name of it ("Olga the Organiser", "olga_the_0rganiser"). Empty when the
+    name has no letter or digit (it is then compared with nothing)."""
+    return "".join(char for char in username_skeleton(name) if char.isalnum())[:SKELETON_MAX_LENGTH]
+
+
+def username_forms(name: str) -> set[str]:
+    """The usernames' skeletons a display name could be spelled as: its words run together or joined
+    by the punctuation a username may hold."""
+    words = name.split()
+    return {username_skeleton(joiner.join(words)) for joiner in ("", "_", ".", "-")} if words else set()

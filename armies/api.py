@@ -28,6 +28,7 @@ from accounts.models import User
 from armies import selectors
 from armies import validation as v
 from armies.blocs import BLOC_CHOICES
+from armies.forms import CATALOGUE_UPLOAD
 from armies.list_intake import ListIntake, list_read
 from armies.models import ArmyList, Catalogue, CatalogueImport
 from armies.permissions import campaigns_for_lists, can_import_catalogue
@@ -127,6 +128,7 @@ class CatalogueFilesParser(BoundedMultiPartParser):
 
 class CatalogueImportStartApi(APIView):
     parser_classes = [CatalogueFilesParser, FormParser]
+    upload_bound = CATALOGUE_UPLOAD
 
     @extend_schema(
         request={"multipart/form-data": inline_serializer("CatalogueUpload", {"files": BoundedListField(

@@ -111,7 +111,7 @@ class ArmyListEntryApi(APIView):
             request, pk, lambda a: lists.army_list_update_entry(army_list=a, entry_id=entry_id, **changes)
         )
 
-    @extend_schema(responses=ListWithVerdict, operation_id="army_lists_entry_remove")
+    @extend_schema(responses={200: ListWithVerdict}, operation_id="army_lists_entry_remove")
     def delete(self, request: Request, pk: int, entry_id: str) -> Response:
         return _change(request, pk, lambda a: lists.army_list_remove_entry(army_list=a, entry_id=entry_id))
 
@@ -134,7 +134,7 @@ class ArmyListPlatoonsApi(APIView):
 
 
 class ArmyListPlatoonApi(APIView):
-    @extend_schema(responses=ListWithVerdict, operation_id="army_lists_platoon_remove")
+    @extend_schema(responses={200: ListWithVerdict}, operation_id="army_lists_platoon_remove")
     def delete(self, request: Request, pk: int, platoon_id: str) -> Response:
         return _change(
             request, pk, lambda a: lists.army_list_remove_platoon(army_list=a, platoon_id=platoon_id)
@@ -171,7 +171,7 @@ class ArmyListFortificationsApi(APIView):
 
 
 class ArmyListFortificationApi(APIView):
-    @extend_schema(responses=ListWithVerdict, operation_id="army_lists_fortification_remove")
+    @extend_schema(responses={200: ListWithVerdict}, operation_id="army_lists_fortification_remove")
     def delete(self, request: Request, pk: int, fortification_id: str) -> Response:
         return _change(
             request,

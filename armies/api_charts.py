@@ -11,9 +11,10 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -33,6 +34,7 @@ from armies.validation import limits
 from armies.validators import validate_name
 from core.errors import DomainError
 from core.fields import BoundedListField
+from core.numbers import whole_number
 from core.openapi import MAX_ID
 from core.parsers import BoundedJSONParser
 
@@ -248,19 +250,38 @@ class PlatoonChartRetireApi(APIView):
         return Response(ChartOutput(charts.platoon_chart_retire(chart=chart, actor=request.user)).data)
 
 
+EXPORT_PART = (
+    f"Which file of the export (1, the default, to the number the Parts header gives): each holds at most "
+    f"{limits.MAX_CHARTS_IMPORTED} charts and {limits.MAX_CHARTS_FILE_BYTES // 1024} kB, what one import takes."
+)
+
+
 class PlatoonChartsExportApi(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: ChartsDocumentInput}, operation_id="platoon_charts_export")
+    @extend_schema(
+        parameters=[OpenApiParameter("part", int, required=False, description=EXPORT_PART)],
+        responses={200: ChartsDocumentInput},
+        operation_id="platoon_charts_export",
+    )
     def get(self, request: Request, catalogue_id: int) -> Response:
         """The entered charts of the whole catalogue and of the caller's campaigns, as a JSON catalogue
-        document (docs/catalogue-format.md)."""
+        document (docs/catalogue-format.md), in parts the charts' import takes whole: ``Parts`` says how
+        many, ``Link`` (rel="next") names the next."""
         catalogue = _catalogue(catalogue_id)
+        part = whole_number(request.query_params.get("part", "1"), digits=len(str(limits.MAX_LIVE_CHARTS)))
+        if part is None:
+            raise ValidationError({"part": ["give the part as a whole number from 1"]})
         user_id = request.user.pk if request.user.is_authenticated else None
-        document = charts.platoon_charts_export(
-            catalogue=catalogue, campaign_ids=member_campaigns(user_id, catalogue.pk)
+        export = charts.platoon_charts_export(
+            catalogue=catalogue, campaign_ids=member_campaigns(user_id, catalogue.pk), part=part
         )
-        return Response(document)
+        response = Response(export.document)
+        response["Parts"] = str(export.parts)
+        if export.part < export.parts:
+            following = reverse("api:catalogue-platoon-charts-export", args=[catalogue.pk])
+            response["Link"] = f'<{following}?part={export.part + 1}>; rel="next"'
+        return response
 
 
 class ChartsFileParser(BoundedJSONParser):

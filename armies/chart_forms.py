@@ -12,6 +12,7 @@ from armies.validation import limits
 from armies.validation.listformat import JsonNumberTooLongError, json_loads
 from armies.validators import validate_name
 from core.fields import BoundedMultipleChoiceField
+from core.uploads import UploadBound
 
 # The slots the page offers: a command slot, four combat and three support slots (a real chart has
 # three or four combat and two or three support slots).
@@ -121,6 +122,9 @@ class PlatoonChartForm(forms.Form):
                 prefix = next(p for p, title, _ in slot_rows() if title == self.slots[index]["name"])
                 return f"{prefix}_units"
         return None
+
+
+CHARTS_UPLOAD = UploadBound(limits.MAX_CHARTS_FILE_BYTES, "a file of platoon charts")
 
 
 class ChartsFileForm(forms.Form):

@@ -18,10 +18,11 @@ from armies.list_intake import ListTextError, TextListError, list_read
 from armies.models import ArmyList, Catalogue, UnitType
 from armies.permissions import campaigns_for_lists
 from armies.selectors import CatalogueMissingError
-from armies.services.catalogue_import import MAX_UPLOAD_FILES
+from armies.services.catalogue_import import MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES
 from armies.validation import limits
 from armies.validators import validate_name
 from core.fields import check_form_list
+from core.uploads import UploadBound
 
 Choices = list[tuple[str, Any]]
 
@@ -181,6 +182,13 @@ def _kinds(value: str) -> list[str] | None:
     if not value:
         return None
     return [] if value == "none" else value.split(",")
+
+
+# What the list pages take: a list or roster file, and a pasted list of at most MAX_DOCUMENT_BYTES characters
+# (four bytes each at most in UTF-8) beside it.
+LIST_UPLOAD = UploadBound(
+    limits.MAX_ROSTER_BYTES, "a list or roster", extra_bytes=4 * limits.MAX_DOCUMENT_BYTES
+)
 
 
 class ListDocumentForm(forms.Form):
@@ -450,6 +458,9 @@ class MultipleFileField(forms.FileField):
             check_form_list(data, MAX_UPLOAD_FILES)
             return [super(MultipleFileField, self).clean(item, initial) for item in data]
         return [] if not data else [super().clean(data, initial)]
+
+
+CATALOGUE_UPLOAD = UploadBound(MAX_UPLOAD_BYTES, "a catalogue file", files=MAX_UPLOAD_FILES)
 
 
 class CatalogueImportForm(forms.Form):

@@ -28,6 +28,7 @@ from campaign.options import (
 from campaign.selectors.catalogues import only_catalogue
 from core.errors import DomainError
 from core.http import form_refusal
+from core.uploads import UploadBound
 
 Choices = list[tuple[str, Any]]
 
@@ -194,6 +195,9 @@ class RoundForm(forms.Form):
             return None
         value = self.cleaned_data["round"]
         return None if value is None or value == self.current_round else int(value)
+
+
+MAP_UPLOAD = UploadBound(limits.MAX_MAP_BYTES, "a map file")
 
 
 class MapUploadForm(forms.Form):

@@ -40,3 +40,9 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# Under /api/, every error answer is the API's JSON (an address no pattern matches included).
+handler400 = "core.errorpages.bad_request"
+handler403 = "core.errorpages.permission_denied"
+handler404 = "core.errorpages.page_not_found"
+handler500 = "core.errorpages.server_error"

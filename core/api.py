@@ -101,6 +101,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     else:
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else response.data
         code = getattr(getattr(exc, "detail", None), "code", None) or getattr(exc, "default_code", "error")
+        if isinstance(response.data, dict) and isinstance(response.data.get("code"), str):
+            code = response.data[
+                "code"
+            ]  # raised as detail={"code": ..., "detail": ...}: its own code, not DRF's
         response.data = {"code": str(code), "detail": str(detail), "errors": []}
     return response
 

@@ -21,6 +21,7 @@ from rest_framework.parsers import DataAndFiles, JSONParser, MultiPartParser
 
 from core.errors import DomainError
 from core.fields import TOO_MANY_CODE
+from core.numbers import JsonNumberTooLongError, bounded_int
 
 # The largest JSON body any endpoint reads. The largest legitimate ones (an army
 # list at its bounds, an attack with every weapon line) are tens of kilobytes.
@@ -63,7 +64,9 @@ class BoundedJSONParser(JSONParser):
             raise BodyTooLarge(self.max_bytes)
         try:
             text = body.decode((parser_context or {}).get("encoding") or "utf-8")
-            data = json.loads(text, parse_constant=_refuse_constant)
+            data = json.loads(text, parse_constant=_refuse_constant, parse_int=bounded_int)
+        except JsonNumberTooLongError as exc:
+            raise ParseError(f"JSON parse error - {exc.sentence}") from exc
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"JSON parse error - {str(exc)[:120]}") from exc
         except RecursionError as exc:

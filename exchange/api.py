@@ -27,14 +27,16 @@ from rest_framework.views import APIView
 from campaign.api.common import UNSEEN, find_campaign, logged_in, refusals, refuse
 from core.errors import FieldProblem
 from core.parsers import BodyTooLarge
+from core.uploads import MULTIPART_SLACK
 from exchange.checks import ImportRefusedError
+from exchange.forms import EXPORT_UPLOAD
 from exchange.jobs import import_start
 from exchange.limits import MAX_FILE_BYTES, MAX_PROBLEMS, MAX_UNFINISHED_IMPORTS
 from exchange.models import CampaignImport
 from exchange.permissions import can_export_campaign, can_view_import
 from exchange.selectors import RECENT_IMPORTS, import_progress, recent_imports
 from exchange.tables import TABLES, results_csv, standings_csv
-from exchange.views import MULTIPART_SLACK, csv_response, export_response
+from exchange.views import csv_response, export_response
 
 TAGS = ["exchange"]
 
@@ -179,6 +181,7 @@ ACCEPTED = "Queued: the worker imports the file; follow it at the import's endpo
 
 class CampaignImportsApi(ExchangeApi):
     parser_classes = [ExportBodyParser, ExportMultiPartParser]
+    upload_bound = EXPORT_UPLOAD
 
     @extend_schema(
         request={

@@ -21,6 +21,7 @@ from campaign.engine.mapformat import map_problems
 from campaign.models import Campaign
 from campaign.services.campaigns import settings_problems
 from core.errors import DomainError, FieldProblem
+from core.names import name_problem
 from exchange import limits
 from exchange.spec import CAMPAIGN_PLAIN, FORMAT, SECTIONS, VERSION, Kind, Section, column, ref_target
 
@@ -99,6 +100,8 @@ def _column_problem(field: models.Field[Any, Any], value: Any) -> str | None:
             return f"is longer than {bound} characters"
         if "\x00" in value:
             return "holds a NUL character"
+        if (field.name == "name" or field.name.endswith("_name")) and name_problem(value) is not None:
+            return "holds a control character or an invisible one (a direction mark, a zero-width space)"
     if isinstance(value, int) and not isinstance(value, bool):
         low, high = _INT_RANGES.get(field.get_internal_type(), (None, None))
         if low is not None and high is not None and not low <= value <= high:

@@ -6,9 +6,11 @@ from typing import Any
 
 from django import forms
 
+from core.uploads import UploadBound
 from exchange.limits import MAX_FILE_BYTES
 
 MEGABYTE = 1024 * 1024
+EXPORT_UPLOAD = UploadBound(MAX_FILE_BYTES, "a campaign export")
 
 
 class ImportForm(forms.Form):

@@ -29,6 +29,7 @@ import sys
 from typing import IO, Any
 
 from core.errors import FieldProblem
+from core.numbers import bounded_int
 from core.parsers import storable_text
 from exchange.checks import ImportRefusedError
 from exchange.limits import MAX_DOCUMENT_MEMORY, MAX_FILE_BYTES, MAX_JSON_VALUES, MAX_ROW_CHARACTERS
@@ -54,7 +55,7 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=bounded_int)
 
 
 def json_values(chunk: bytes) -> int:
@@ -152,7 +153,9 @@ class _Text:
             return None, -1
         except RecursionError as error:
             raise _refuse("not-json", f"the file's JSON is nested too deeply (in {path})") from error
-        except ValueError as error:  # NaN and Infinity (``_refuse_constant``)
+        except (
+            ValueError
+        ) as error:  # NaN and Infinity (``_refuse_constant``), too long a number (``bounded_int``)
             raise _refuse("not-json", f"the file is not JSON: {error} (in {path})") from error
 
 

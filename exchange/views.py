@@ -19,17 +19,15 @@ from campaign.models import Campaign
 from campaign.views.common import campaign_or_404
 from core.errors import DomainError, FieldProblem
 from core.http import HtmxHttpRequest, acting_user, bound
+from core.uploads import upload_bound
 from exchange.export import campaign_export
-from exchange.forms import ImportForm
+from exchange.forms import EXPORT_UPLOAD, ImportForm
 from exchange.jobs import import_start
-from exchange.limits import MAX_FILE_BYTES, MAX_PROBLEMS
+from exchange.limits import MAX_PROBLEMS
 from exchange.models import CampaignImport
 from exchange.permissions import can_export_campaign, can_view_import
 from exchange.selectors import import_progress, recent_imports
 from exchange.tables import TABLES, results_csv, standings_csv
-
-# Multipart carries the file and a few headers around it.
-MULTIPART_SLACK = 64 * 1024
 
 
 def file_name(campaign: Campaign, what: str) -> str:
@@ -76,19 +74,10 @@ def standings_csv_view(request: HttpRequest, pk: int) -> HttpResponse:
     return csv_response(campaign, f"standings-{table}.csv", body)
 
 
-def _too_large(request: HttpRequest) -> bool:
-    """Refused from the declared length, before Django reads the upload to a temporary file."""
-    length = request.META.get("CONTENT_LENGTH") or ""
-    return request.method == "POST" and length.isdigit() and int(length) > MAX_FILE_BYTES + MULTIPART_SLACK
-
-
+@upload_bound(EXPORT_UPLOAD)
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def campaign_import_view(request: HttpRequest) -> HttpResponse:
-    if _too_large(request):
-        return HttpResponse(
-            f"An export is at most {MAX_FILE_BYTES:,} bytes.", status=413, content_type="text/plain"
-        )
     user = acting_user(request)
     form = ImportForm(*bound(request))
     problems: list[FieldProblem] = []

@@ -36,6 +36,7 @@ from campaign.views.common import NOT_FOUND, bloc_colour, campaign_or_404
 from campaign.views.sections import battle_statuses
 from core.errors import DomainError
 from core.http import acting_user
+from core.numbers import whole_number
 from standings.charts import LineChart, line_chart
 from standings.drawings import players_table_rows, standings_figures
 from standings.forms import CHOOSE, AdjustmentForm
@@ -75,7 +76,8 @@ class Rounds:
 def _rounds(request: HttpRequest, campaign: Campaign) -> Rounds:
     """The round asked for (ignored when it is not a round number)."""
     text = request.GET.get("round", "")
-    return Rounds(int(text) if text.isdigit() and len(text) <= 5 and int(text) <= ROUND_MAX else None)
+    number = whole_number(text, digits=5)
+    return Rounds(number if number is not None and number <= ROUND_MAX else None)
 
 
 def _body(campaign: Campaign, rounds: Rounds, *, link: bool = True) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from accounts.services.notifications import (
 )
 from accounts.services.passwords import password_reset_allowed
 from accounts.services.users import (
+    user_display_name_check,
     user_email_check,
     user_sign_up,
     user_update_profile,
@@ -28,6 +29,7 @@ __all__ = [
     "notifications_mark_read",
     "notify",
     "password_reset_allowed",
+    "user_display_name_check",
     "user_email_check",
     "user_sign_up",
     "user_update_profile",

@@ -1,8 +1,9 @@
 """Accounts: sign-up and profile changes, with the rules every way in shares (pages, API, admin).
 
-A username must not look like a taken one nor mix scripts (``accounts.usernames``); an
-e-mail belongs to one account whatever its case. The checks here give the refusal
-people read; the unique constraints on the users table (the username's skeleton, the
+A username must not look like a taken one nor mix scripts (``accounts.usernames``); a display
+name must not look like another member's display name or username, and no name may hold a control
+or invisible character (``core.names``); an e-mail belongs to one account whatever its case. The
+checks here give the refusal people read; the unique constraints on the users table (the username's skeleton, the
 lower-cased e-mail) refuse what slips between a check and the write, which is then a
 ``ConflictError`` with the same code and words.
 """
@@ -15,12 +16,23 @@ from typing import TypeVar
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
-from accounts.usernames import mixes_scripts, username_scripts, username_skeleton
+from accounts.usernames import (
+    mixes_scripts,
+    name_skeleton,
+    username_forms,
+    username_scripts,
+    username_skeleton,
+)
 from core.errors import ConflictError, DomainError
+from core.names import NAME_CONTROL_CODE, name_problem
 
 EMAIL_TAKEN = "An account with this email already exists."
 USERNAME_TAKEN = "This username is taken."
 USERNAME_LOOKALIKE = "This username looks too much like one already taken; choose another."
+USERNAME_LIKE_A_NAME = "This username looks too much like another member's display name; choose another."
+DISPLAY_NAME_TAKEN = (
+    "This display name looks too much like another member's name or username; choose another."
+)
 
 T = TypeVar("T")
 
@@ -48,6 +60,8 @@ def user_username_check(*, username: str, user: User | None = None) -> str:
     """``username`` as stored (NFKC, as Django normalises it), or a refusal when it mixes scripts or
     looks like another account's name."""
     username = User.normalize_username(username)
+    if (problem := name_problem(username)) is not None:
+        raise DomainError(NAME_CONTROL_CODE, problem, "username")
     if mixes_scripts(username):
         scripts = " and ".join(name.title() for name in username_scripts(username))
         raise DomainError(
@@ -60,7 +74,28 @@ def user_username_check(*, username: str, user: User | None = None) -> str:
         raise DomainError("username-taken", USERNAME_TAKEN, "username")
     if others.filter(username_skeleton=username_skeleton(username)).exists():
         raise DomainError("username-lookalike", USERNAME_LOOKALIKE, "username")
+    if (skeleton := name_skeleton(username)) and others.filter(display_skeleton=skeleton).exists():
+        raise DomainError("username-lookalike", USERNAME_LIKE_A_NAME, "username")
     return username
+
+
+def user_display_name_check(*, display_name: str, user: User | None = None) -> str:
+    """``display_name`` as stored (without blank ends), or a refusal when it holds a control or invisible
+    character, or looks like another member's display name or username (their skeletons: one person
+    may not be shown under another's name)."""
+    display_name = display_name.strip()
+    if (problem := name_problem(display_name)) is not None:
+        raise DomainError(NAME_CONTROL_CODE, problem, "display_name")
+    skeleton = name_skeleton(display_name)
+    if not skeleton:
+        return display_name
+    others = User.objects.all() if user is None or user.pk is None else User.objects.exclude(pk=user.pk)
+    if (
+        others.filter(display_skeleton=skeleton).exists()
+        or others.filter(username_skeleton__in=username_forms(display_name)).exists()
+    ):
+        raise DomainError("display-name-taken", DISPLAY_NAME_TAKEN, "display_name")
+    return display_name
 
 
 def _write(write: Callable[[], T], *, recheck: Callable[[], object]) -> T:
@@ -83,11 +118,15 @@ def user_sign_up(*, username: str, email: str, password: str, display_name: str 
     def checks() -> None:
         user_username_check(username=username)
         user_email_check(email=email)
+        user_display_name_check(display_name=display_name)
 
     checks()
     return _write(
         lambda: User.objects.create_user(
-            username=username, email=email_normalise(email), password=password, display_name=display_name
+            username=username,
+            email=email_normalise(email),
+            password=password,
+            display_name=display_name.strip(),
         ),
         recheck=checks,
     )
@@ -95,7 +134,11 @@ def user_sign_up(*, username: str, email: str, password: str, display_name: str 
 
 @transaction.atomic
 def user_update_profile(*, user: User, display_name: str, email: str) -> User:
-    user_email_check(email=email, user=user)
+    def checks() -> None:
+        user_email_check(email=email, user=user)
+        user_display_name_check(display_name=display_name, user=user)
+
+    checks()
     user.display_name = display_name.strip()
     user.email = email_normalise(email)
 
@@ -103,4 +146,4 @@ def user_update_profile(*, user: User, display_name: str, email: str) -> User:
         user.save(update_fields=["display_name", "email"])
         return user
 
-    return _write(write, recheck=lambda: user_email_check(email=email, user=user))
+    return _write(write, recheck=checks)

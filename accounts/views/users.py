@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from accounts import backends
+from accounts import backends, throttles
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
 from accounts.services import user_sign_up, user_update_profile
@@ -19,6 +19,12 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("core:home")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and not throttles.sign_up_attempt(request):
+        # The API's budget, counted together (accounts/throttles.py); what was typed stays in the form.
+        form.add_error(None, throttles.refusal())
+        response = render(request, "accounts/sign_up.html", {"form": form}, status=429)
+        response["Retry-After"] = str(throttles.seconds_until_more())
+        return response
     if request.method == "POST" and form.is_valid():
         try:
             user = user_sign_up(

@@ -38,6 +38,7 @@ from armies.importers.types import (
     SlotRole,
     UnitType,
 )
+from core.numbers import bounded_int
 
 FORMAT = "zverograd-catalogue"
 VERSION = 1
@@ -89,7 +90,7 @@ def _load_file(path: Path, source: str) -> Any:
     except UnicodeDecodeError as error:
         raise CatalogueFormatError(source, "the file is not UTF-8 text") from error
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=bounded_int)
     except json.JSONDecodeError as error:
         raise CatalogueFormatError(
             source, f"not valid JSON ({error.msg}, line {error.lineno})", "$"

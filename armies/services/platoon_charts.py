@@ -40,6 +40,7 @@ from armies.importers.types import (
     SlotRole,
 )
 from armies.models import Catalogue, Faction, PlatoonChart, Unit
+from armies.services import chart_parts
 from armies.services.catalogue_store import chart_slots
 from armies.validation import limits
 from armies.validation.names import NAME_CONTROL_CODE, name_problem
@@ -47,6 +48,7 @@ from core.errors import ConflictError, DomainError, FieldProblem, TooManyRequest
 from core.ratelimit import parse_rate, rate_limit_hit
 
 __all__ = [
+    "ChartsExport",
     "ChartsImported",
     "PlatoonChartError",
     "platoon_chart_enter",
@@ -166,17 +168,38 @@ def platoon_chart_retire(*, chart: PlatoonChart, actor: Any) -> PlatoonChart:
     return row
 
 
-def platoon_charts_export(*, catalogue: Catalogue, campaign_ids: Iterable[int] = ()) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ChartsExport:
+    """One part of a catalogue's export of charts: a whole document the import takes (``chart_parts``)."""
+
+    document: dict[str, Any]
+    part: int
+    parts: int
+
+
+def platoon_charts_export(
+    *,
+    catalogue: Catalogue,
+    campaign_ids: Iterable[int] = (),
+    part: int = 1,
+    rows: Iterable[PlatoonChart] | None = None,
+) -> ChartsExport:
     """The entered charts in use of the whole catalogue and of ``campaign_ids`` (the caller's campaigns: no
-    other campaign's own) as a JSON catalogue document (no units: they are the catalogue's). Retired charts
-    are left out: imported elsewhere they would be offered again."""
-    scope = Q(campaign__isnull=True) | Q(campaign_id__in=tuple(campaign_ids))
-    found = PlatoonChart.objects.filter(scope, catalogue=catalogue, entered=True, retired_at__isnull=True)
+    other campaign's own) as JSON catalogue documents (no units: they are the catalogue's), in as many parts
+    as the charts' import needs to take each whole; ``platoon_charts`` is written even when empty. Retired
+    charts are left out: imported elsewhere they would be offered again. A part past the last is refused
+    (``no-such-part``). ``rows``: those charts when the caller has read them already (the charts' page),
+    else they are read here."""
+    if rows is None:
+        scope = Q(campaign__isnull=True) | Q(campaign_id__in=tuple(campaign_ids))
+        rows = PlatoonChart.objects.filter(scope, catalogue=catalogue, entered=True, retired_at__isnull=True)
+    live = [row for row in rows if row.entered and row.retired_at is None]
     # One chart a key, as the format wants: a campaign's own over the whole catalogue's (what its lists see),
     # of two campaigns' the later campaign's.
-    by_key = {row.key: row for row in found.order_by(F("campaign_id").asc(nulls_first=True), "pk")}
+    ordered = sorted(live, key=lambda row: (row.campaign_id is not None, row.campaign_id or 0, row.pk))
+    by_key = {row.key: row for row in ordered}
     rows = sorted(by_key.values(), key=lambda row: (row.bloc, row.name, row.key))
-    return write_json_catalogue(
+    document = write_json_catalogue(
         ParsedCatalogue(
             name=f"{catalogue.name} {catalogue.version}"[: limits.CHART_NAME_MAX_LENGTH],
             revision=catalogue.charts_revision,
@@ -186,6 +209,15 @@ def platoon_charts_export(*, catalogue: Catalogue, campaign_ids: Iterable[int] =
             platoon_charts=tuple(_parsed(row) for row in rows),
         )
     )
+    charts = document.pop(chart_parts.KEY, [])
+    parts = chart_parts.export_parts(document, charts)
+    if not 1 <= part <= len(parts):
+        raise PlatoonChartError(
+            "no-such-part",
+            f"the export has {len(parts)} part{'s' * (len(parts) != 1)}: ask for 1 to {len(parts)}",
+            "part",
+        )
+    return ChartsExport({**document, chart_parts.KEY: parts[part - 1]}, part, len(parts))
 
 
 # -- checking ------------------------------------------------------------------------------------

@@ -15,12 +15,13 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from armies import selectors
-from armies.forms import CatalogueImportForm, UnitFilterForm
+from armies.forms import CATALOGUE_UPLOAD, CatalogueImportForm, UnitFilterForm
 from armies.importers.types import LINE_KEYS, NO_LINE
 from armies.models import ARMOUR_LETTERS, Catalogue, CatalogueImport, Unit, UnitType
 from armies.permissions import can_import_catalogue
 from armies.services.catalogue_import import CatalogueImportError, catalogue_import_start
 from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
+from core.uploads import upload_bound
 
 UNITS_PER_PAGE = 60
 # Column groups of a weapon table: (label, abbreviation, number of armour classes). The
@@ -109,6 +110,7 @@ def _staff_only(request: HtmxHttpRequest) -> None:
         raise PermissionDenied("only staff may import catalogues")
 
 
+@upload_bound(CATALOGUE_UPLOAD)
 @login_required
 @require_http_methods(["GET", "POST"])
 def catalogue_import(request: HtmxHttpRequest) -> HttpResponse:

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from armies import selectors
 from armies import validation as v
-from armies.chart_forms import ChartsFileForm, PlatoonChartForm, slot_rows
+from armies.chart_forms import CHARTS_UPLOAD, ChartsFileForm, PlatoonChartForm, slot_rows
 from armies.models import Catalogue, PlatoonChart
 from armies.permissions import (
     can_enter_platoon_chart,
@@ -23,9 +23,13 @@ from armies.permissions import (
     chart_campaigns,
     member_campaigns,
 )
+from armies.services import chart_parts
 from armies.services import platoon_charts as charts
+from armies.validation import limits
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
+from core.numbers import whole_number
+from core.uploads import upload_bound
 
 ROLE_WORDS = {"command": "Command", "combat": "Combat", "support": "Support"}
 UNITS_SHOWN = 12  # of a slot open to a whole category, the page names this many units and counts the rest
@@ -50,11 +54,9 @@ class ChartCard:
     may_retire: bool
 
 
-def _cards(request: HtmxHttpRequest, catalogue: Catalogue, plain: v.Catalogue) -> list[ChartCard]:
+def _cards(request: HtmxHttpRequest, plain: v.Catalogue, rows: list[PlatoonChart]) -> list[ChartCard]:
     cards = []
-    user_id = request.user.pk if request.user.is_authenticated else None
-    theirs = member_campaigns(user_id, catalogue.pk)
-    for chart in selectors.platoon_charts_for_page(catalogue=catalogue, campaign_ids=theirs):
+    for chart in rows:
         lines = []
         for slot in chart.slots:
             own = (
@@ -112,12 +114,19 @@ def _page(request: HtmxHttpRequest, catalogue: Catalogue, form: PlatoonChartForm
              form[f"{prefix}_required"] if f"{prefix}_required" in form.fields else None)
             for prefix, title, _role in slot_rows()
         ]  # fmt: skip
+    user_id = request.user.pk if request.user.is_authenticated else None
+    theirs = member_campaigns(user_id, catalogue.pk)
+    # Read once for the cards and the export's parts.
+    charts_read = list(selectors.platoon_charts_for_page(catalogue=catalogue, campaign_ids=theirs))
+    export = charts.platoon_charts_export(catalogue=catalogue, rows=charts_read) if file_form else None
     context = {
-        "catalogue": catalogue, "cards": _cards(request, catalogue, plain), "form": form, "slot_rows": rows,
+        "catalogue": catalogue, "cards": _cards(request, plain, charts_read), "form": form, "slot_rows": rows,
         "head_fields": [form[name] for name in ("name", "bloc", "faction", "advantage")] if form else [],
         "file_form": file_form, "places": _places(request, catalogue) if form else [],
         "place_chosen": request.POST.get("campaign", "") if request.method == "POST" else None,
         "place_error": place_error,
+        # The export in the files the import takes whole (armies/services/chart_parts.py).
+        "export_parts": range(1, export.parts + 1) if export else (),
     }  # fmt: skip
     return render(request, "armies/catalogues/charts.html", context, status=status)
 
@@ -159,6 +168,7 @@ def platoon_charts(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _page(request, catalogue, form, ChartsFileForm() if may_enter else None)
 
 
+@upload_bound(CHARTS_UPLOAD)
 @require_POST
 def platoon_charts_import(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     catalogue = get_object_or_404(Catalogue, pk=pk)
@@ -209,13 +219,19 @@ def platoon_chart_retire(request: HtmxHttpRequest, pk: int, chart_pk: int) -> Ht
 def platoon_charts_export(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     catalogue = get_object_or_404(Catalogue, pk=pk)
     user_id = request.user.pk if request.user.is_authenticated else None
-    document = charts.platoon_charts_export(
-        catalogue=catalogue, campaign_ids=member_campaigns(user_id, catalogue.pk)
-    )
+    part = whole_number(request.GET.get("part", "1"), digits=len(str(limits.MAX_LIVE_CHARTS))) or 0
+    try:
+        export = charts.platoon_charts_export(
+            catalogue=catalogue, campaign_ids=member_campaigns(user_id, catalogue.pk), part=part
+        )
+    except charts.PlatoonChartError as exc:
+        raise Http404(exc.message) from exc
     response = HttpResponse(
-        json.dumps(document, indent=2, ensure_ascii=False) + "\n",
+        json.dumps(export.document, indent=chart_parts.INDENT, ensure_ascii=False) + "\n",
         content_type="application/json; charset=utf-8",
     )
     name = slugify(f"{catalogue.name} {catalogue.version} platoon charts") or "platoon-charts"
+    if export.parts > 1:
+        name = f"{name}-part-{export.part}-of-{export.parts}"
     response["Content-Disposition"] = f'attachment; filename="{name}.json"'
     return response

@@ -13,13 +13,14 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from armies import selectors
-from armies.forms import ArmyListCreateForm, ListDocumentForm, field_for_path
+from armies.forms import LIST_UPLOAD, ArmyListCreateForm, ListDocumentForm, field_for_path
 from armies.models import ArmyList, Catalogue
 from armies.services import army_lists as lists
 from armies.services.army_lists import ArmyListError
 from armies.views.common import army_list_or_404
 from armies.views.panels import builder_context
 from core.http import HtmxHttpRequest, acting_user, bound, form_refusal
+from core.uploads import upload_bound
 
 
 @login_required
@@ -74,6 +75,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
+@upload_bound(LIST_UPLOAD)
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_list(request: HtmxHttpRequest) -> HttpResponse:

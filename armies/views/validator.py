@@ -12,9 +12,10 @@ from django.views.decorators.vary import vary_on_headers
 
 from armies import selectors
 from armies import validation as v
-from armies.forms import ListDocumentForm
+from armies.forms import LIST_UPLOAD, ListDocumentForm
 from armies.views.panels import entry_rows, totals_context
 from core.http import HtmxHttpRequest, bound
+from core.uploads import upload_bound
 
 
 def _verdict(form: ListDocumentForm) -> dict[str, Any]:
@@ -47,6 +48,7 @@ def _verdict(form: ListDocumentForm) -> dict[str, Any]:
     }
 
 
+@upload_bound(LIST_UPLOAD)
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def validator(request: HtmxHttpRequest) -> HttpResponse:

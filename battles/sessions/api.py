@@ -167,7 +167,7 @@ def _session(request: Request, session_id: int) -> BattleSession:
 def _acting(request: Request, session_id: int) -> BattleSession:
     session = _session(request, session_id)
     if not session_sides(request.user, session) and not can_correct_session(request.user, session):
-        raise PermissionDenied(detail={"code": "not-a-player", "detail": "you play no side in this battle"})
+        raise PermissionDenied("you play no side in this battle", code="not-a-player")
     return session
 
 
@@ -197,7 +197,8 @@ def _played(request: Request, session_id: int, write: Any) -> Response:
 _PLAYED = {200: SessionOutput, **refusals(
     s400="invalid, unknown-field; the engine's codes (docs/battle-engine.md, Refusals); not-your-side",
     s403=NOT_PLAYER, s404=NOT_SEEN,
-    s409="step-stale (with ``session``: the state as it stands); session-not-open",
+    s409="step-stale (with ``session``: the state as it stands); session-not-open; session-waiting (the "
+         "opponent has not joined with a list yet)",
 )}  # fmt: skip
 
 
@@ -216,9 +217,7 @@ class SessionStartApi(CampaignApi):
         if not request.user.is_authenticated:
             raise NotFound("no such battle in this campaign")
         if not can_start_session(request.user, battle):
-            raise PermissionDenied(
-                detail={"code": "not-a-player", "detail": "you play no side in this battle"}
-            )
+            raise PermissionDenied("you play no side in this battle", code="not-a-player")
         session, started = services.session_start(battle=battle, actor=request.user)
         found = session_for(user=request.user, session_id=session.pk)
         assert found is not None
@@ -397,7 +396,9 @@ class SessionPublicApi(CampaignApi):
 class SessionReplayApi(CampaignApi):
     @extend_schema(
         parameters=[OpenApiParameter("step", int, required=True, description="Steps to replay (0: the setup).")],
-        responses={200: SessionReplayOutput, **refusals(s400="invalid", s404=NOT_SEEN)},
+        responses={200: SessionReplayOutput, **refusals(
+            s400="invalid", s404=NOT_SEEN, s409="session-waiting: the opponent has not joined with a list yet.",
+        )},
         operation_id="battle_session_replay", tags=TAGS, description="The state after the first ``step`` steps.",
     )  # fmt: skip
     def get(self, request: Request, session_id: int) -> Response:

@@ -68,6 +68,7 @@ from battles.views.common import battle_in_campaign
 from campaign.models import BattleStatus
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user, describe_error
+from core.numbers import whole_number
 from core.parsers import form_json
 from rules.engine.battle import DiceWanted
 from rules.engine.battle.rolls import DiceShort
@@ -246,11 +247,11 @@ def _conditions(post: Any) -> dict[str, Any]:
     distance_text = post.get("distance", "").strip()
     distance = None
     if distance_text:
-        if not distance_text.isdigit() or not 1 <= int(distance_text) <= MAX_DISTANCE:
+        distance = whole_number(distance_text, digits=len(str(MAX_DISTANCE)))
+        if distance is None or not 1 <= distance <= MAX_DISTANCE:
             raise DomainError(
                 "invalid-distance", f"the range is a whole number from 1 to {MAX_DISTANCE}", "distance"
             )
-        distance = int(distance_text)
     return {"cover": post.get("cover") == "on", "height": height, "distance": distance}
 
 
@@ -262,11 +263,12 @@ def _split(post: Any, rows: list[Any]) -> list[list[int]]:
         numbers = []
         for i in range(len(row) if isinstance(row, list) else 0):
             text = post.get(f"hits-{r}-{i}", "0").strip() or "0"
-            if not text.isdigit() or int(text) > MAX_HITS:
+            hits = whole_number(text, digits=len(str(MAX_HITS)))
+            if hits is None or hits > MAX_HITS:
                 raise DomainError(
                     "invalid-hits", f"give each a whole number of hits from 0 to {MAX_HITS}", "hits"
                 )
-            numbers.append(int(text))
+            numbers.append(hits)
         split.append(numbers)
     return split
 

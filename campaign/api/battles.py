@@ -188,7 +188,8 @@ class BattleListCheckApi(CampaignApi):
             **refusals(
                 s400="invalid, unknown-field; unknown-registration, not-that-sides-list (another player's), "
                 "registration-superseded (check the current one).",
-                s403="not_authenticated.",
+                s403="not_authenticated; not-allowed: only the battle's players and the organisers check its "
+                "lists.",
                 s404=f"{UNSEEN} Or no such battle.",
             ),
         },

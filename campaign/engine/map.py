@@ -48,9 +48,14 @@ MAX_FILE_BYTES = 256 * 1024
 # Python's "$" (which jsonschema uses) also matches before a final newline, so
 # the patterns refuse a newline explicitly; they mean the same in ECMA-262.
 KEY_PATTERN = r"^(?![\s\S]*\n)[a-z0-9]+(?:-[a-z0-9]+)*$"
-# A name is shown to people and written into the SVG: no control characters,
-# nothing XML cannot carry, no blank ends.
-NAME_PATTERN = r"^(?![\s\S]*[\u0000-\u001f\u007f-\u009f\ud800-\udfff\ufffe\uffff])(?!\s)(?![\s\S]*\s$)"
+# A name is shown to people and written into the SVG: no control characters, nothing XML cannot
+# carry, no invisible or direction-changing character (core.names, the check every name shares:
+# its characters of the Basic Multilingual Plane, which an ECMA-262 pattern can name), no blank ends.
+NAME_PATTERN = (
+    r"^(?![\s\S]*[\u0000-\u001f\u007f-\u009f\ud800-\udfff\ufffe\uffff"
+    r"\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u180e\u200b-\u200f"
+    r"\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb])(?!\s)(?![\s\S]*\s$)"
+)
 
 
 class Terrain(StrEnum):

@@ -31,6 +31,7 @@ from campaign.engine.map import (
     ZverogradMap,
 )
 from core.errors import DomainError, FieldProblem
+from core.numbers import bounded_int
 
 FORMAT_NAME = "zverograd-map"
 FORMAT_VERSION = 1
@@ -452,7 +453,10 @@ def map_from_json_text(data: str | bytes) -> ZverogradMap:
     try:
         text = raw.decode("utf-8-sig")
         document = json.loads(
-            text, object_pairs_hook=_object_without_repeats, parse_constant=_refuse_constant
+            text,
+            object_pairs_hook=_object_without_repeats,
+            parse_constant=_refuse_constant,
+            parse_int=bounded_int,
         )
     except _DuplicateFieldError as repeated:
         message = f"the field {_show(str(repeated))} appears twice in one object"

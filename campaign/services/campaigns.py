@@ -19,6 +19,7 @@ from campaign.permissions import forget_access
 from campaign.services.log import log_write
 from campaign.services.webhooks import webhook_url_check
 from core.errors import DomainError
+from core.names import NAME_CONTROL_CODE, name_problem
 from rules.engine.ruleset import RuleSet
 
 Checker = Callable[[Any, Mapping[str, Any]], Any]
@@ -34,6 +35,19 @@ def _text(name: str, *, required: bool, max_length: int) -> Checker:
         if len(text) > max_length:
             raise CampaignError("too-long", f"at most {max_length:,} characters (got {len(text):,})", name)
         return text
+
+    return check
+
+
+def _name(name: str, *, max_length: int) -> Checker:
+    """A name people read: text, and no control or invisible character in it (``core.names``)."""
+    text = _text(name, required=True, max_length=max_length)
+
+    def check(value: Any, _all: Mapping[str, Any]) -> str:
+        checked = str(text(value, _all))
+        if (problem := name_problem(checked)) is not None:
+            raise CampaignError(NAME_CONTROL_CODE, problem, name)
+        return checked
 
     return check
 
@@ -102,7 +116,7 @@ def _ruleset(value: Any, _all: Mapping[str, Any]) -> dict[str, Any]:
 
 
 SETTINGS: dict[str, Checker] = {
-    "name": _text("name", required=True, max_length=limits.NAME_MAX_LENGTH),
+    "name": _name("name", max_length=limits.NAME_MAX_LENGTH),
     "description": _text("description", required=False, max_length=limits.DESCRIPTION_MAX_LENGTH),
     "is_public": _flag("is_public"),
     "catalogue": _catalogue,

@@ -25,6 +25,7 @@ from campaign.selectors import place_has_history
 from campaign.services import notices
 from campaign.services.log import log_write
 from campaign.services.versions import results_changed
+from core.names import NAME_CONTROL_CODE, name_problem
 
 _TAKES_PLAYERS = {Status.REGISTRATION, Status.RUNNING}
 
@@ -253,6 +254,8 @@ def placeholder_add(
     name = _text(name, "name", limits.PLACEHOLDER_NAME_MAX_LENGTH)
     if not name:
         raise CampaignError("required", "give the player's name", "name")
+    if (problem := name_problem(name)) is not None:
+        raise CampaignError(NAME_CONTROL_CODE, problem, "name")
     bloc = _bloc(bloc)
     if _bloc_is_full(campaign, bloc):
         raise CampaignConflictError(

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from campaign.battle_terms import battle_mission
 from campaign.engine.svg_text import holder_label
-from campaign.forms import MapUploadForm, SectorForm, add_service_error
+from campaign.forms import MAP_UPLOAD, MapUploadForm, SectorForm, add_service_error
 from campaign.models import Campaign, Sector
 from campaign.options import ResourceHolder, Status
 from campaign.permissions import can_manage_campaign
@@ -30,6 +30,7 @@ from campaign.views.presenters import describe_entry, reason_battle_ids
 from campaign.views.sections import battle_statuses
 from core.errors import DomainError, FieldProblem
 from core.http import HtmxHttpRequest, acting_user, bound, describe_error
+from core.uploads import upload_bound
 
 MAP_PAGE = "campaign/map.html"
 
@@ -71,6 +72,7 @@ def map_load_default(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return redirect("campaign:map", pk=pk)
 
 
+@upload_bound(MAP_UPLOAD)
 @login_required
 @require_POST
 def map_upload(request: HtmxHttpRequest, pk: int) -> HttpResponse:

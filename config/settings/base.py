@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "core.middleware.RefuseNulMiddleware",
+    # Before the CSRF check, which reads a form's body: an upload over its route's bound is refused unread.
+    "core.uploads.UploadBoundMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -73,6 +75,17 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Uploads: each file stops at its route's bound as it streams (core/uploads.py), and stays in memory up to
+# FILE_UPLOAD_MAX_MEMORY_SIZE (every list, roster, chart and map file; a campaign export or catalogue goes
+# to FILE_UPLOAD_TEMP_DIR, the system's temporary folder unless set).
+FILE_UPLOAD_HANDLERS = [
+    "core.uploads.BoundedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -222,6 +235,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The enums' hook (drf-spectacular's default), then the answers any operation may give (core/openapi_hooks.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.openapi_hooks.error_responses",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "ArmyRoleEnum": "armies.models.ArmyList.Role",
         # The same two roles, as the list format's JSON Schema states them (no labels).

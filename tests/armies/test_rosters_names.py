@@ -41,7 +41,7 @@ def _xml(document, catalogue: Catalogue) -> bytes:
     )
 
 
-@pytest.mark.parametrize("name", [BAD, "Zoo\trun", "Zoo\nrun", "Zoo\x85run"])
+@pytest.mark.parametrize("name", [BAD, "Zoo\trun", "Zoo\nrun", "Zoo\x85run", "Zoo\u202enur", "Zoo\u200brun"])
 def test_it_refuses_a_control_character_in_the_list_settings_page(client, player, army_list, name):
     client.force_login(player)
 

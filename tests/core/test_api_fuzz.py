@@ -22,7 +22,7 @@ from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
-from schemathesis.checks import not_a_server_error
+from schemathesis.checks import not_a_server_error, status_code_conformance
 
 from tests.factories import ArmyListFactory, CampaignFactory, UserFactory
 
@@ -84,4 +84,4 @@ def test_no_operation_answers_a_server_error(case: Any, fuzz_user: Any, keep_tes
             headers=headers
         )
         return
-    case.call_and_validate(headers=headers, checks=[not_a_server_error])
+    case.call_and_validate(headers=headers, checks=[not_a_server_error, status_code_conformance])

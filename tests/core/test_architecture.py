@@ -37,10 +37,10 @@ ALLOWED: dict[str, set[str]] = {
 PURE = {
     "rules.engine": {"core.errors"},
     "rules.matchup": {"core.errors", "rules.engine"},
-    "armies.validation": {"core.errors", "armies.blocs"},
+    "armies.validation": {"core.errors", "core.names", "armies.blocs"},
     "armies.textlists": {"core.errors", "armies.blocs", "armies.validation", "armies.textnames"},
     "armies.textnames": {"core.errors", "armies.blocs", "armies.validation"},
-    "campaign.engine": {"core.errors", "armies.blocs"},
+    "campaign.engine": {"core.errors", "core.numbers", "armies.blocs"},
     "battles.judging": {"core.errors", "rules.engine"},
     "standings.engine": set(),
 }
