@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -111,6 +111,11 @@ class LoginLockedOut(APIException):
 
 class TokenApi(ObtainAuthToken):
     """Exchange a username and password for an API token (send it as ``Authorization: Token …``)."""
+
+    # django-axes locks an account out after too many failed log-ins from one address (core/openapi_hooks.py).
+    schema_refusals: ClassVar[dict[str, str]] = {
+        "429": "login-locked-out: too many failed log-ins for this account from this address; try again later."
+    }
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:

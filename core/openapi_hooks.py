@@ -9,7 +9,9 @@ own refusals. This hook adds, where the operation does not document it already:
 - 403 ``not_authenticated`` to an operation that needs an account;
 - 404 ``not_found`` to an operation with an id in its path, and to a paged list (a page past the last);
 - 411, 413 and 415 to an operation with a body (no length, over its bound, not a type it reads);
-- 429 to an operation its view throttles.
+- 429 to an operation its view throttles;
+- what a view names in its ``schema_refusals`` (status to sentence), for refusals that come from outside the
+  view's own code (a log-in lock-out of django-axes).
 """
 
 from __future__ import annotations
@@ -44,10 +46,21 @@ def _throttled(generator: Any) -> set[tuple[str, str]]:
     return found
 
 
+def _declared(generator: Any) -> dict[tuple[str, str], dict[str, str]]:
+    found = {}
+    for path, _regex, method, callback in generator.endpoints or ():
+        view = getattr(callback, "cls", None)
+        refusals = getattr(view, "schema_refusals", None)
+        if refusals:
+            found[(path, method.lower())] = dict(refusals)
+    return found
+
+
 def error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     schemas = result.get("components", {}).get("schemas", {})
     error = {"application/json": {"schema": ERROR_REF if "ErrorOutput" in schemas else ERROR_INLINE}}
     throttled = _throttled(generator)
+    declared = _declared(generator)
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             if method not in METHODS:
@@ -75,6 +88,8 @@ def error_responses(result: dict[str, Any], generator: Any, request: Any, public
                     "429",
                     "throttled: too many requests from this address; Retry-After says when to ask again.",
                 )
+            for status, text in declared.get((path, method), {}).items():
+                add(status, text)
             responses = operation.setdefault("responses", {})
             for status, text in answers.items():
                 responses.setdefault(status, {"description": text, "content": error})

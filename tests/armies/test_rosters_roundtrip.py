@@ -20,6 +20,7 @@ from armies.models import ArmyList, Catalogue
 from armies.rosters import RosterError, RosterIndex, notes, resolve_roster, roster_from_bytes
 from armies.services import army_lists as lists
 from armies.validation import limits
+from core.names import name_problem
 from tests.armies.roster_files import NS, pick, roster_xml
 from tests.armies.test_rosters_export import _with_a_platoon_chart
 from tests.factories import ArmyListFactory, CatalogueFactory
@@ -121,7 +122,8 @@ NAMES = st.text(
 @given(
     keys=st.lists(st.sampled_from(KEYS), min_size=1, max_size=7),
     removed=st.sets(st.integers(min_value=1, max_value=7)),
-    name=NAMES.filter(lambda name: name == name.strip()),
+    # Names a list may have: the site refuses invisible characters (core/names.py), so none is made with them.
+    name=NAMES.filter(lambda name: name == name.strip() and name_problem(name) is None),
     bloc=st.sampled_from(["Allies", "Axis", "SSU"]),
 )
 def test_it_gives_back_any_list_of_units_added_and_removed(real_catalogue, newer_catalogue, player, keys,

@@ -125,7 +125,9 @@ def test_a_campaign_night_from_the_first_battle_to_the_next_rounds_confirmed_rep
 
         # Schedules Karl against Anna over a neutral sector, from the round's schedule page.
         desk.get_by_test_id("schedule-link").click()
+        # The attacker first; then the defender and only the sectors the attacker's bloc may attack.
         desk.get_by_label("Attacker").select_option(label="Karl")
+        desk.get_by_role("button", name="Next").click()
         desk.get_by_label("Defender").select_option(label="Anna")
         desk.get_by_label("Over the sector").select_option(value=sector.key)
         desk.get_by_label("Mission").select_option(value="hold-the-line")
