@@ -32,6 +32,7 @@ TOO_LARGE_CODE = "too-large"
 LENGTH_REQUIRED_CODE = "length-required"
 # Multipart carries a file and a few headers and fields around it.
 MULTIPART_SLACK = 64 * 1024
+MAX_LENGTH_DIGITS = 18
 
 
 def size_in_words(size: int) -> str:
@@ -166,6 +167,9 @@ class UploadBoundMiddleware:
             return None  # Django bounds a form's fields itself; the API's parsers bound their bodies
         bound = route_bound(view_func)
         request.upload_bound = bound  # type: ignore[attr-defined]  # read by BoundedUploadHandler
-        if length.isdigit() and int(length) > bound.body_bytes:
-            return refusal_response(request, 413, TOO_LARGE_CODE, bound.body_refusal(int(length)))
+        if length.isascii() and length.isdigit():
+            # A length of thousands of digits is no number Python reads: past 18 digits it is over any bound.
+            declared = int(length) if len(length) <= MAX_LENGTH_DIGITS else 10**MAX_LENGTH_DIGITS
+            if declared > bound.body_bytes:
+                return refusal_response(request, 413, TOO_LARGE_CODE, bound.body_refusal(declared))
         return None

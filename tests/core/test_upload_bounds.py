@@ -154,6 +154,18 @@ def test_it_stops_a_file_at_its_bound_as_it_streams(
     assert list(temp_folder.iterdir()) == []
 
 
+def test_a_declared_length_of_thousands_of_digits_is_refused_as_too_large_unread(
+    player: Any, temp_folder: Path
+) -> None:
+    spy = SpyBody(temp_folder, 1024)
+
+    response = _post(_signed_in(player), reverse("armies:list_import"), spy, CONTENT_LENGTH="9" * 5000)
+
+    assert response.status_code == 413
+    assert spy.read_bytes == 0
+    assert "so it was not read" in response.content.decode()
+
+
 @pytest.mark.parametrize(("route", "who", "bound"), ROUTES)
 def test_it_refuses_a_body_sent_in_chunks_without_its_length(
     route: str, who: str | None, bound: int | None, player: Any, temp_folder: Path
