@@ -1,31 +1,18 @@
 """The sessions' API at the table (issue 26): faces as people type them, read by the one reader the pages
 use; a session that ended or was stopped answers every write with a sentence and shows no code or step."""
 
-from __future__ import annotations
+# ruff: noqa: F401, F811 (the world and session fixtures are imported from the API's tests, and named as arguments)
 
-from typing import Any
+from __future__ import annotations
 
 import pytest
 
-from battles.sessions.models import BattleSession, SessionStep
-from battles.sessions.services import session_abandon, session_start
+from battles.sessions.models import SessionStep
+from battles.sessions.services import session_abandon
 from tests.battles.session_play import send
+from tests.battles.test_api_sessions import session, url, world
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world(report_world: Any) -> Any:
-    return report_world
-
-
-@pytest.fixture
-def session(world: Any) -> BattleSession:
-    return session_start(battle=world.battle, actor=world.attacker)[0]
-
-
-def url(session: BattleSession, tail: str = "") -> str:
-    return f"/api/battle-sessions/{session.pk}/{tail}"
 
 
 @pytest.mark.parametrize(

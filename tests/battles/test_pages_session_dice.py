@@ -1,6 +1,8 @@
 """Dice typed at the table (issue 26): faces as people type them, what to roll said before the roll, and a
 refused form given back as it was sent with the refusal beside its field."""
 
+# ruff: noqa: F401, F811 (the world and session fixtures are imported from the API's tests, and named as arguments)
+
 from __future__ import annotations
 
 import json
@@ -12,22 +14,12 @@ from django.utils.html import escape
 
 from battles.sessions.models import BattleSession, SessionStep
 from battles.sessions.selectors import live_state
-from battles.sessions.services import session_start
 from rules.engine.battle import legal_steps, step_to_dict
 from tests.battles.session_play import send
+from tests.battles.test_api_sessions import session, world
 from tests.battles.test_pages_sessions import browser, into_activations, page, post_step
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world(report_world: Any) -> Any:
-    return report_world
-
-
-@pytest.fixture
-def session(world: Any) -> BattleSession:
-    return session_start(battle=world.battle, actor=world.attacker)[0]
 
 
 def at_an_attack(world: Any, session: BattleSession) -> tuple[BattleSession, dict[str, Any]]:

@@ -2,6 +2,8 @@
 dead end, concede and stop ask first and look dangerous, an undo asked for says what it takes back and may
 be refused, and the join code folds away once both players are in."""
 
+# ruff: noqa: F401, F811 (the world and session fixtures are imported from the API's tests, and named as arguments)
+
 from __future__ import annotations
 
 import re
@@ -13,21 +15,12 @@ from django.conf import settings
 from django.urls import reverse
 
 from battles.sessions.models import BattleSession, SessionStatus, SessionStep
-from battles.sessions.services import session_abandon, session_start
+from battles.sessions.services import session_abandon
 from tests.battles.session_play import send
+from tests.battles.test_api_sessions import session, world
 from tests.battles.test_pages_sessions import browser, hidden_steps, into_activations, page, post_step
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world(report_world: Any) -> Any:
-    return report_world
-
-
-@pytest.fixture
-def session(world: Any) -> BattleSession:
-    return session_start(battle=world.battle, actor=world.attacker)[0]
 
 
 def stop(world: Any, session: BattleSession) -> None:

@@ -2,6 +2,8 @@
 to the API's steps and odds and to the page's step and odds posts, is refused with a sentence (a 400, or
 the page's refusal), never a 500; so is a step nested past the stack."""
 
+# ruff: noqa: F401, F811 (the world and session fixtures are imported from the API's tests, and named as arguments)
+
 from __future__ import annotations
 
 import html
@@ -16,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from battles.sessions.models import BattleSession
-from battles.sessions.services import session_start
+from tests.battles.test_api_sessions import session, world
 from tests.rules.engine.test_battle_step_types import JSON, KIND_FIELDS
 
 pytestmark = pytest.mark.django_db
@@ -24,16 +26,6 @@ pytestmark = pytest.mark.django_db
 # What crashed the reader (a list or a mapping where a set is asked about it), and its neighbours.
 CRAFTED = ([[]], [{}], {}, [[["BLOC"]]], [None], {"a": []}, 2.5, -1, "", [True])
 DEEP = "[" * 1500 + "]" * 1500
-
-
-@pytest.fixture
-def world(report_world: Any) -> Any:
-    return report_world
-
-
-@pytest.fixture
-def session(world: Any) -> BattleSession:
-    return session_start(battle=world.battle, actor=world.attacker)[0]
 
 
 def api(world: Any, session: BattleSession, tail: str, step: Any) -> Any:
