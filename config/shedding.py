@@ -164,8 +164,11 @@ class SheddingWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn has no typ
     def enqueue_req(self, conn: Any) -> None:
         now = time.monotonic()
         conn.zverograd_queued_at = now
-        ahead = expected_wait(len(self.line), self.service.seconds, self.cfg.threads)
-        if refusal_due(self._peek_kind(conn), max(self.line.oldest_wait(now), ahead), self.bounds):
+        wait = max(
+            self.line.oldest_wait(now), expected_wait(len(self.line), self.service.seconds, self.cfg.threads)
+        )
+        # Only a wait past the shortest bound can refuse anything: the request's bytes are looked at only then.
+        if wait > min(self.bounds.values()) and refusal_due(self._peek_kind(conn), wait, self.bounds):
             self._refuse_now(conn)
             return
         self.line.join(id(conn), now)
