@@ -30,6 +30,7 @@ from campaign.views.common import campaign_or_404
 from campaign.views.rounds import round_or_404
 from core.errors import DomainError
 from core.http import HtmxHttpRequest, acting_user
+from core.numbers import whole_number
 
 
 def _choices(
@@ -55,7 +56,8 @@ def _choices(
 def _chosen(request: HtmxHttpRequest, places: dict[int, Enrolment]) -> Enrolment | None:
     """The attacker of the first step (``?attacker=``) or of the form sent; None before one is chosen."""
     value = (request.POST.get("attacker") if request.method == "POST" else request.GET.get("attacker")) or ""
-    return places.get(int(value)) if value.isdigit() and len(value) <= 12 else None
+    number = whole_number(value, digits=12)
+    return places.get(number) if number is not None else None
 
 
 @login_required

@@ -245,3 +245,15 @@ def test_a_sector_the_attacker_may_not_attack_is_refused_in_words(
     assert "Choose a sector the attacker&#x27;s bloc may attack now." in page
     assert f"{own} is not one of" not in page
     assert not Battle.objects.exists()
+
+
+@pytest.mark.parametrize("attacker", ["²", "9" * 5000, "-1", "abc"])
+def test_an_attacker_that_is_no_player_s_number_asks_for_the_attacker_again(
+    client, organiser, round_one, running_campaign, attacker
+):
+    client.force_login(organiser)
+
+    answer = client.get(url("battle_schedule", running_campaign, 1), {"attacker": attacker})
+
+    assert answer.status_code == 200
+    assert 'data-testid="schedule-attacker-form"' in answer.content.decode()
